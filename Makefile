@@ -1,0 +1,31 @@
+# Fresh machine: only python3 and make. Every target does its own set-up into .venv.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: setup generate check lint test bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+generate: setup  ## tool_schemas/ -> generated/
+	$(BIN)/python -m generator generate
+
+check: setup  ## generated/ is in sync with tool_schemas/ (writes nothing)
+	$(BIN)/python -m generator generate --check
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+test: lint check  ## lint, types, drift check, then every test
+	$(BIN)/python -m pytest -n 2
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,44 @@
+"""The pipeline: load every declaration, lower, render and format it, all in memory."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.errors import DeclarationError, Warning
+from generator.format import format_source
+from generator.ir import ToolModule
+from generator.load import read_all
+from generator.lower import lower
+from generator.render import environment, render_init, render_support, render_tool
+
+
+@dataclass(frozen=True)
+class Build:
+    files: dict[str, str]  # file name inside the package -> formatted source
+    tools: tuple[ToolModule, ...]
+    warnings: tuple[Warning, ...]
+
+
+def build(schemas_dir: Path) -> Build:
+    """Everything the output package should contain; raises DeclarationError on bad input."""
+    declarations = read_all(schemas_dir)
+    tools: list[ToolModule] = []
+    warnings: list[Warning] = []
+    modules: dict[str, str] = {}
+    for declaration in declarations:
+        tool, found = lower(declaration)
+        clash = modules.setdefault(tool.module, declaration.file)
+        if clash != declaration.file:
+            raise DeclarationError(
+                declaration.file, "/function/name", f"module name {tool.module} clashes with {clash}"
+            )
+        tools.append(tool)
+        warnings.extend(found)
+    env = environment()
+    files = {
+        f"{tool.module}.py": format_source(f"{tool.module}.py", render_tool(env, tool)) for tool in tools
+    }
+    files["_support.py"] = format_source("_support.py", render_support(env))
+    files["__init__.py"] = format_source("__init__.py", render_init(env, tools, schemas_dir.as_posix()))
+    return Build(files, tuple(tools), tuple(warnings))

@@ -1,0 +1,93 @@
+"""The intermediate representation: what one tool's validator must check, nothing about syntax.
+
+Lowering (generator/lower.py) builds these frozen dataclasses; every node names the template
+macro that renders it, and templates only place the values computed here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+# How a node is rendered at the place its value is reached:
+# "none": nothing to check; "inline": type/enum checks written in place;
+# "call": its own pair of functions (_fast_N, _visit_N), which keeps nesting flat
+# however deep the schema goes (Python allows only 20 nested blocks).
+Macro = Literal["none", "inline", "call"]
+
+# What happens to keys an object schema does not declare (spec section 2).
+Extra = Literal["forbid", "allow", "check", "unchecked"]
+
+
+@dataclass(frozen=True)
+class TypeRule:
+    declared: tuple[str, ...]  # as written, for the message
+    expected: str  # "string | null"
+    simple: tuple[str, ...]  # JSON type names accepted as they are (number covers integer)
+    integer: bool  # integer accepted without number: floats must be integral
+
+
+@dataclass(frozen=True)
+class EnumRule:
+    const: str  # module-level constant prefix, e.g. "_ENUM_3"
+    strings: tuple[str, ...]
+    numbers: tuple[int | float, ...]
+    true: bool
+    false: bool
+    null: bool
+    containers: tuple[Any, ...]  # arrays and objects, compared with json_equal
+    text: str  # 'expected one of ...' lists these, compact JSON joined by ", "
+
+
+@dataclass(frozen=True)
+class Prop:
+    name: str
+    node: Node
+    required: bool
+
+
+@dataclass(frozen=True)
+class ObjectRule:
+    id: int  # the id of the node it belongs to
+    checks: bool  # False for a free-form map: nothing beyond the value's type to check
+    required: tuple[str, ...]  # declared order: the order of "missing" issues
+    required_only: tuple[str, ...]  # required names that have no property schema
+    properties: tuple[Prop, ...]
+    optional_count: int  # properties not required: the fast path counts the ones present
+    extra: Extra
+    extra_node: Node | None  # the additionalProperties schema when extra == "check"
+    keys_const: str  # frozenset of declared names, e.g. "_KEYS_0"
+    keys: tuple[str, ...]  # declared names: properties then required-only, first mention wins
+
+
+@dataclass(frozen=True)
+class Node:
+    id: int
+    pointer: str
+    macro: Macro
+    types: TypeRule | None
+    enum: EnumRule | None
+    obj: ObjectRule | None
+    items: Node | None
+
+
+@dataclass(frozen=True)
+class NotEnforced:
+    pointer: str
+    keywords: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ToolModule:
+    """Everything the module template needs for one tool."""
+
+    tool: str
+    module: str  # Python module name inside the generated package
+    source_file: str
+    sha256: str
+    root: ObjectRule
+    functions: tuple[Node, ...]  # nodes rendered as functions, in preorder
+    enums: tuple[EnumRule, ...]
+    objects: tuple[ObjectRule, ...]  # every object rule, for its key-set constant
+    not_enforced: tuple[NotEnforced, ...]
+    unchecked: tuple[str, ...]  # pointers of objects whose undeclared keys go unchecked

@@ -1,0 +1,148 @@
+"""Stage 1: read declaration files into plain JSON values, refusing what is not strict JSON."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator.errors import DeclarationError, pointer_join
+
+NO_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """One tool declaration as written, before any interpretation of its schema."""
+
+    file: str  # how messages and the generated header name the source file
+    sha256: str
+    name: str
+    parameters: Any
+    raw: Any  # the whole decoded file, for re-emitting the declaration
+
+
+class _Pairs(dict[str, Any]):
+    """A JSON object that remembers the member names written more than once."""
+
+    duplicates: tuple[str, ...] = ()
+
+
+class _NonFinite(float):
+    """NaN, Infinity or a number too large for a float: decoded, then refused with its pointer."""
+
+    literal = ""
+
+
+def _pairs(members: list[tuple[str, Any]]) -> _Pairs:
+    result = _Pairs(members)
+    if len(result) != len(members):
+        names = [k for k, _ in members]
+        result.duplicates = tuple(k for i, k in enumerate(names) if k in names[:i])
+    return result
+
+
+def _constant(literal: str) -> _NonFinite:
+    value = _NonFinite("nan")
+    value.literal = literal
+    return value
+
+
+def _number(literal: str) -> float:
+    value = float(literal)
+    return _constant(literal) if math.isinf(value) else value
+
+
+def _has_lone_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _strict_json(value: Any, file: str, pointer: str) -> Any:
+    """Turn the decoder's markers into refusals and plain dicts; reject non-Unicode text."""
+    if isinstance(value, _NonFinite):
+        raise DeclarationError(file, pointer, f"{value.literal} is not a JSON number")
+    if isinstance(value, str):
+        if _has_lone_surrogate(value):
+            raise DeclarationError(file, pointer, "string is not valid Unicode (lone surrogate)")
+        return value
+    if isinstance(value, list):
+        return [_strict_json(v, file, pointer_join(pointer, i)) for i, v in enumerate(value)]
+    if isinstance(value, dict):
+        if isinstance(value, _Pairs) and value.duplicates:
+            where = pointer_join(pointer, value.duplicates[0])
+            raise DeclarationError(file, where, "member name written more than once")
+        result: dict[str, Any] = {}
+        for key, member in value.items():
+            where = pointer_join(pointer, key)
+            if _has_lone_surrogate(key):
+                raise DeclarationError(file, pointer, "member name is not valid Unicode (lone surrogate)")
+            result[key] = _strict_json(member, file, where)
+        return result
+    return value
+
+
+def decode(text: str, file: str) -> Any:
+    """Decode strict JSON: no NaN/Infinity, no overflowing numbers, no duplicate names."""
+    try:
+        value = json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant, parse_float=_number)
+    except json.JSONDecodeError as exc:
+        raise DeclarationError(
+            file, "", f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+        ) from None
+    except ValueError as exc:  # e.g. an integer longer than Python's digit limit
+        raise DeclarationError(file, "", f"not valid JSON: {exc}") from None
+    except RecursionError:
+        raise DeclarationError(file, "", "not valid JSON: nested too deeply") from None
+    return _strict_json(value, file, "")
+
+
+def _display_name(path: Path) -> str:
+    """The source name written into headers: relative to the working directory when inside it."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.name
+
+
+def read_declaration(path: Path) -> Declaration:
+    file = _display_name(path)
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DeclarationError(file, "", f"not UTF-8 text (byte {exc.start})") from None
+    raw = decode(text, file)
+    if not isinstance(raw, dict) or raw.get("type") != "function":
+        raise DeclarationError(file, "/type", 'expected an OpenAI function tool: {"type": "function", ...}')
+    function = raw.get("function")
+    if not isinstance(function, dict):
+        raise DeclarationError(file, "/function", "expected an object")
+    name = function.get("name")
+    if not isinstance(name, str) or not name:
+        raise DeclarationError(file, "/function/name", "the tool name is missing or empty")
+    parameters = function.get("parameters", NO_PARAMETERS)
+    return Declaration(file, hashlib.sha256(data).hexdigest(), name, parameters, raw)
+
+
+def read_all(schemas_dir: Path) -> list[Declaration]:
+    """Every *.json directly inside the folder, in file-name order, with unique tool names."""
+    if not schemas_dir.is_dir():
+        raise DeclarationError(str(schemas_dir), "", "schemas folder not found")
+    declarations = [read_declaration(p) for p in sorted(schemas_dir.glob("*.json")) if p.is_file()]
+    first_file: dict[str, str] = {}
+    for declaration in declarations:
+        earlier = first_file.setdefault(declaration.name, declaration.file)
+        if earlier != declaration.file:
+            raise DeclarationError(
+                declaration.file,
+                "/function/name",
+                f"tool name {declaration.name!r} is already declared in {earlier}",
+            )
+    return declarations

@@ -1,0 +1,74 @@
+"""Stage 3: render IR into Python source text with the Jinja2 templates."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from generator.ir import ToolModule
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+
+def py_literal(value: Any) -> str:
+    """The only way user-supplied values reach generated code: as Python literals via repr."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return repr(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"non-finite number {value!r} cannot be a JSON literal")
+        return repr(value)
+    if isinstance(value, (tuple, list)):
+        inner = ", ".join(py_literal(v) for v in value)
+        if isinstance(value, list):
+            return f"[{inner}]"
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{py_literal(k)}: {py_literal(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"no Python literal for {type(value).__name__}")
+
+
+def doc_text(value: Any) -> str:
+    """Text placed inside a triple-quoted docstring: ASCII, one line, every quote escaped."""
+    return str(value).encode("unicode_escape").decode("ascii").replace('"', '\\"')
+
+
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,
+        extensions=["jinja2.ext.do"],
+    )
+    env.filters["py"] = py_literal
+    env.filters["doc"] = doc_text
+    return env
+
+
+def render_tool(env: jinja2.Environment, tool: ToolModule) -> str:
+    return env.get_template("module.py.j2").render(tool=tool)
+
+
+def render_support(env: jinja2.Environment) -> str:
+    template_source = (TEMPLATES / "support.py.j2").read_bytes()
+    return env.get_template("support.py.j2").render(
+        source="templates/support.py.j2", sha256=hashlib.sha256(template_source).hexdigest()
+    )
+
+
+def render_init(env: jinja2.Environment, tools: list[ToolModule], schemas_label: str) -> str:
+    digest = hashlib.sha256()
+    for tool in sorted(tools, key=lambda t: t.tool):
+        digest.update(f"{tool.module}\0{tool.sha256}\0".encode("utf-8", "surrogateescape"))
+    return env.get_template("init.py.j2").render(
+        tools=sorted(tools, key=lambda t: t.tool),
+        source=schemas_label,
+        sha256=digest.hexdigest(),
+    )
