@@ -1,0 +1,19 @@
+"""Executes an agent's tool calls with the generated validators in front of every built-in.
+
+Standard library only (plus the generated package). See README "Wiring it into an agent".
+"""
+
+from runtime.adapters import decode_arguments, run_anthropic_tool_use, run_openai_tool_call
+from runtime.executor import HOOK_EVENTS, ToolExecutor, Validators
+from runtime.result import Handler, ToolResult
+
+__all__ = [
+    "HOOK_EVENTS",
+    "Handler",
+    "ToolExecutor",
+    "ToolResult",
+    "Validators",
+    "decode_arguments",
+    "run_anthropic_tool_use",
+    "run_openai_tool_call",
+]
