@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from runtime.executor import ToolExecutor
-from runtime.result import ToolResult, describe_exception, failed
+from runtime.result import ToolResult, failed
 
 
 def _refuse_constant(name: str) -> object:
@@ -34,8 +34,10 @@ def decode_arguments(text: str) -> tuple[object, str | None]:
     names are refused, since no tool could tell which value the model meant."""
     try:
         return json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_unique_keys), None
-    except (ValueError, RecursionError) as exc:
-        return None, describe_exception(exc)
+    except ValueError as exc:
+        return None, str(exc)
+    except RecursionError:
+        return None, "nested too deeply"
 
 
 def _undecodable(name: str, why: str) -> ToolResult:
