@@ -157,32 +157,34 @@ def test_read_pages_through_a_file(tmp_path: Path, executor: ToolExecutor) -> No
     )
 
 
-def test_read_refuses_what_it_cannot_show(tmp_path: Path, executor: ToolExecutor) -> None:
+@pytest.mark.parametrize(
+    ("file_path", "error"),
+    [
+        ("bin", "Read failed: {work}/bin is not UTF-8 text"),
+        ("dir", "Read failed: not a regular file: {work}/dir"),
+        ("no", "Read failed: file does not exist: {work}/no"),
+        ("../secret", "Read failed: ../secret is outside the working directory {work}"),
+        ("link/1.json", "Read failed: link/1.json is outside the working directory {work}"),
+        ("/etc/passwd", "Read failed: /etc/passwd is outside the working directory {work}"),
+        ("a\0b", "Read failed: 'a\\x00b' is not a usable path: embedded null byte"),
+    ],
+)
+def test_read_refuses_what_it_cannot_show(
+    tmp_path: Path, executor: ToolExecutor, file_path: str, error: str
+) -> None:
     work = tmp_path / "work"
-    (work / "empty.txt").write_bytes(b"")
     (work / "bin").write_bytes(b"\xff\xfe")
     (work / "dir").mkdir()
     (work / "link").symlink_to(tmp_path / "tasks")
-    real = work.resolve()
-    assert (
-        ok(executor.execute("Read", {"file_path": "empty.txt"}))
-        == f"The file {real / 'empty.txt'} exists but is empty."
-    )
-    assert (
-        rejected(executor.execute("Read", {"file_path": "bin"}))
-        == f"Read failed: {real / 'bin'} is not UTF-8 text"
-    )
-    assert (
-        rejected(executor.execute("Read", {"file_path": "dir"}))
-        == f"Read failed: not a regular file: {real / 'dir'}"
-    )
-    assert (
-        rejected(executor.execute("Read", {"file_path": "no"}))
-        == f"Read failed: file does not exist: {real / 'no'}"
-    )
-    for escape in ("../secret", "link/1.json", "/etc/passwd"):
-        assert "is outside the working directory" in rejected(executor.execute("Read", {"file_path": escape}))
-    assert "is not a usable path" in rejected(executor.execute("Read", {"file_path": "a\0b"}))
+    (tmp_path / "secret").write_text("never shown")
+    result = executor.execute("Read", {"file_path": file_path})
+    assert rejected(result) == error.format(work=work.resolve())
+
+
+def test_read_of_an_empty_file_says_so(tmp_path: Path, executor: ToolExecutor) -> None:
+    (tmp_path / "work" / "empty.txt").write_bytes(b"")
+    path = (tmp_path / "work" / "empty.txt").resolve()
+    assert ok(executor.execute("Read", {"file_path": "empty.txt"})) == f"The file {path} exists but is empty."
 
 
 def test_write_keeps_permissions_and_needs_an_existing_folder(tmp_path: Path, executor: ToolExecutor) -> None:

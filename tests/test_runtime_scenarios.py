@@ -33,24 +33,38 @@ def task_file(tmp_path: Path, task_id: str) -> Path:
     return tmp_path / "tasks" / f"{task_id}.json"
 
 
-def test_independent_test_task_update_with_id_instead_of_task_id(tmp_path: Path, journal: Journal) -> None:
+def task_files(tmp_path: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted((tmp_path / "tasks").glob("*.json"))}
+
+
+def rejected_task_update(
+    tmp_path: Path, journal: Journal, args: object
+) -> tuple[ToolExecutor, str, dict[str, bytes]]:
+    """Seed tasks 1 and 2, send a TaskUpdate that must fail validation, and check that it
+    ran nothing, fired no hook, asked nothing and left every task file byte for byte."""
     executor = make_executor(tmp_path, journal, spied=("TaskUpdate",))
     create_tasks(executor, "write the parser", "wire the parser")
-    before = task_file(tmp_path, "2").read_bytes()
+    before = task_files(tmp_path)
     journal.events.clear()
+    error = rejected(executor.execute("TaskUpdate", args))
+    assert journal.events == []
+    assert journal.handler_args == []
+    assert task_files(tmp_path) == before
+    return executor, error, before
 
-    error = rejected(executor.execute("TaskUpdate", {"id": "2", "status": "completed"}))
+
+def test_independent_test_task_update_with_id_instead_of_task_id(tmp_path: Path, journal: Journal) -> None:
+    executor, error, before = rejected_task_update(tmp_path, journal, {"id": "2", "status": "completed"})
 
     assert error == (
         "TaskUpdate failed due to the following issues:\n"
         "The required parameter `taskId` is missing\n"
         "An unexpected parameter `id` was provided"
     )
-    assert task_file(tmp_path, "2").read_bytes() == before
-    assert journal.events == []
 
     assert ok(executor.execute("TaskUpdate", {"taskId": "2", "status": "completed"})) == "Updated task #2"
-    assert task_file(tmp_path, "2").read_bytes() != before
+    after = task_files(tmp_path)
+    assert (after["1.json"], after["2.json"] != before["2.json"]) == (before["1.json"], True)
     assert json.loads(task_file(tmp_path, "2").read_bytes())["status"] == "completed"
     assert journal.events == [("pre", "TaskUpdate"), ("run", "TaskUpdate"), ("post", "TaskUpdate")]
 
@@ -58,19 +72,10 @@ def test_independent_test_task_update_with_id_instead_of_task_id(tmp_path: Path,
 def test_scenario_01_missing_required_parameter_does_not_run_the_tool(
     tmp_path: Path, journal: Journal
 ) -> None:
-    executor = make_executor(tmp_path, journal, spied=("TaskUpdate",))
-    create_tasks(executor, "one")
-    before = task_file(tmp_path, "1").read_bytes()
-    journal.events.clear()
-
-    error = rejected(executor.execute("TaskUpdate", {"status": "completed"}))
-
+    _, error, _ = rejected_task_update(tmp_path, journal, {"status": "completed"})
     assert (
         error == "TaskUpdate failed due to the following issue:\nThe required parameter `taskId` is missing"
     )
-    assert journal.events == []
-    assert journal.handler_args == []
-    assert task_file(tmp_path, "1").read_bytes() == before
 
 
 def test_scenario_02_unexpected_parameter_is_named(tmp_path: Path, journal: Journal) -> None:
@@ -100,37 +105,21 @@ def test_scenario_03_wrong_type_is_reported_and_not_coerced(tmp_path: Path, jour
 
 
 def test_scenario_04_value_outside_the_enum(tmp_path: Path, journal: Journal) -> None:
-    executor = make_executor(tmp_path, journal, spied=("TaskUpdate",))
-    create_tasks(executor, "one")
-    before = task_file(tmp_path, "1").read_bytes()
-    journal.events.clear()
-
-    error = rejected(executor.execute("TaskUpdate", {"taskId": "1", "status": "done"}))
-
+    _, error, _ = rejected_task_update(tmp_path, journal, {"taskId": "1", "status": "done"})
     assert error == (
         "TaskUpdate failed due to the following issue:\n"
         f"The parameter `status` is invalid: expected one of {STATUS_ENUM}"
     )
-    assert journal.events == []
-    assert task_file(tmp_path, "1").read_bytes() == before
 
 
 def test_scenario_05_null_for_a_string_only_parameter_is_a_type_issue(
     tmp_path: Path, journal: Journal
 ) -> None:
-    executor = make_executor(tmp_path, journal, spied=("TaskUpdate",))
-    create_tasks(executor, "one")
-    before = task_file(tmp_path, "1").read_bytes()
-    journal.events.clear()
-
-    error = rejected(executor.execute("TaskUpdate", {"taskId": "1", "owner": None}))
-
+    _, error, _ = rejected_task_update(tmp_path, journal, {"taskId": "1", "owner": None})
     assert error == (
         "TaskUpdate failed due to the following issue:\n"
         "The parameter `owner` type is expected as `string` but provided as `null`"
     )
-    assert journal.events == []
-    assert task_file(tmp_path, "1").read_bytes() == before
 
 
 NULLABLE_DECLARATION = {
