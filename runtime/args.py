@@ -36,13 +36,17 @@ def flag(args: Mapping[str, object], key: str) -> bool:
     return args.get(key) is True
 
 
-def whole_number(args: Mapping[str, object], key: str) -> int | str | None:
-    """An optional JSON number that must be whole: the int, None when absent, or an error text."""
+class BadArgument(ValueError):
+    """An argument the declaration admits but the tool cannot use (its message says why)."""
+
+
+def whole_number(args: Mapping[str, object], key: str) -> int | None:
+    """An optional JSON number that must be whole; None when absent."""
     value = args.get(key)
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return f"`{key}` must be a number"
+        raise BadArgument(f"`{key}` must be a number")
     if isinstance(value, float) and not value.is_integer():
-        return f"`{key}` must be a whole number, not {value!r}"
+        raise BadArgument(f"`{key}` must be a whole number, not {value!r}")
     return int(value)

@@ -103,7 +103,9 @@ class ToolExecutor:
         self._tools[name] = _Tool("custom", handler, _require_parameters(parameters))
 
     def add_hook(self, event: str, callback: Callable[..., object], matcher: str | None = None) -> None:
-        """`matcher`: a tool name or `a|b` alternatives (exact names); None, "" or "*": all tools."""
+        """Add a hook. `matcher`: a tool name or `a|b` alternatives (exact names); None, "" or
+        "*": every tool. A PreToolUse callback blocks the call by returning a string (the
+        reason); any other return value lets it through."""
         if event not in HOOK_EVENTS:
             raise ValueError(f"unknown hook event {event!r}; expected one of {', '.join(HOOK_EVENTS)}")
         names = None if matcher in (None, "", "*") else frozenset(str(matcher).split("|"))
@@ -118,22 +120,23 @@ class ToolExecutor:
 
     def execute(self, name: str, args: object) -> ToolResult:
         """Run one call. Never raises for a problem of the tool or of its input."""
-        tool = self._tools.get(name) if isinstance(name, str) else None
+        if not isinstance(name, str):
+            return failed(f"A tool name must be a string, not {type(name).__name__}; nothing was run")
+        tool = self._tools.get(name)
         if tool is None:
             return failed(f"No such tool available: {name}")
         if tool.origin == "builtin":
             rejected = self._validate(name, args)
             if rejected is not None:
                 return rejected
-            if tool.handler is None:
-                return failed(
-                    f"{name} is a built-in tool with no implementation bound in this executor; it was not run"
-                )
-        elif not isinstance(args, dict):
+        if tool.handler is None:
             return failed(
-                f"{name} takes its arguments as a JSON object, not {type(args).__name__}; it was not run"
+                f"{name} is a built-in tool with no implementation bound in this executor; it was not run"
             )
-        assert isinstance(args, dict) and tool.handler is not None
+        if not isinstance(args, dict):
+            # Built-ins never get here (the validator requires an object); others are refused.
+            kind = type(args).__name__
+            return failed(f"{name} takes its arguments as a JSON object, not {kind}; it was not run")
         blocked = self._pre_tool_use(name, args)
         if blocked is not None:
             return blocked

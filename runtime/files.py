@@ -80,12 +80,12 @@ def read(workspace: Workspace) -> Handler:
         path = _target(workspace, "Read", args)
         if isinstance(path, ToolResult):
             return path
-        offset, limit = a.whole_number(args, "offset"), a.whole_number(args, "limit")
-        for value in (offset, limit):
-            if isinstance(value, str):
-                return failed(f"Read failed: {value}")
-        start = max(1, offset if isinstance(offset, int) else 1)
-        count = limit if isinstance(limit, int) else DEFAULT_READ_LIMIT
+        try:
+            offset, limit = a.whole_number(args, "offset"), a.whole_number(args, "limit")
+        except a.BadArgument as exc:
+            return failed(f"Read failed: {exc}")
+        start = max(1, offset if offset is not None else 1)
+        count = limit if limit is not None else DEFAULT_READ_LIMIT
         if count < 1:
             return failed("Read failed: `limit` must be at least 1")
         text = _read_text("Read", path)

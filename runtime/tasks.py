@@ -54,9 +54,13 @@ class TaskStore:
 
     def get(self, task_id: str) -> Task | None:
         path = self.path(task_id)
-        if path is None or not path.is_file():
+        if path is None:
             return None
-        task: Task = json.loads(path.read_bytes())
+        try:
+            data = path.read_bytes()
+        except (FileNotFoundError, IsADirectoryError):
+            return None  # also a task deleted between listing and reading
+        task: Task = json.loads(data)
         return task
 
     def ids(self) -> list[str]:

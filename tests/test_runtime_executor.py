@@ -113,6 +113,8 @@ def test_unknown_tool_is_a_failed_result(tmp_path: Path) -> None:
     executor = make_executor(tmp_path, Journal())
     assert rejected(executor.execute("Teleport", {})) == "No such tool available: Teleport"
     assert executor.origin("Teleport") is None
+    nameless = rejected(executor.execute(None, {}))  # type: ignore[arg-type]
+    assert nameless == "A tool name must be a string, not NoneType; nothing was run"
 
 
 def test_validation_failure_callback_that_raises_changes_nothing(tmp_path: Path) -> None:
