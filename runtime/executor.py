@@ -111,6 +111,12 @@ class ToolExecutor:
         names = None if matcher in (None, "", "*") else frozenset(str(matcher).split("|"))
         self._hooks.append(_Hook(event, callback, names))
 
+    def parameters(self, name: str) -> Mapping[str, object] | None:
+        """The schema an MCP or custom tool was registered with, to show the model; None for a
+        built-in (its declaration is in tool_schemas/) and for unknown names."""
+        tool = self._tools.get(name)
+        return None if tool is None else tool.parameters
+
     def origin(self, name: str) -> Origin | None:
         """Where the tool of that name came from, or None when there is none."""
         tool = self._tools.get(name)

@@ -252,7 +252,8 @@ def test_scenario_08_mcp_tool_with_incomplete_arguments_passes_through(
     assert ok(executor.execute(shadow, {"unexpected": 1})) == "ok"
     assert journal.handler_args == [("mcp", {}), ("mcp", {"unexpected": 1})]
     assert journal.failures == []
-    assert executor.origin(exposed) == "mcp"
+    assert (executor.origin(exposed), executor.parameters(exposed)) == ("mcp", schema)
+    assert (executor.origin("Write"), executor.parameters("Write")) == ("builtin", None)
     assert list(tmp_path.joinpath("work").iterdir()) == []
 
 
