@@ -1,0 +1,233 @@
+"""ToolExecutor: validate (built-ins only) -> PreToolUse hooks -> the tool -> PostToolUse hooks.
+
+The executor never raises for anything a tool or its input causes: every problem becomes a
+failed ToolResult the model can read and act on. A validation failure stops the call before
+any hook, permission question or side effect (spec section 1).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+import generated
+from runtime.builtins import shipped_handlers
+from runtime.result import Handler, ToolResult, describe_exception, failed
+
+Origin = Literal["builtin", "mcp", "custom"]
+Permission = Callable[[str, Any], bool]
+PreToolUse = Callable[[str, Any], "str | None"]
+PostToolUse = Callable[[str, Any, ToolResult], None]
+ValidationFailure = Callable[[str, object, "tuple[generated.Issue, ...]"], None]
+HOOK_EVENTS = ("PreToolUse", "PostToolUse")
+
+
+class Validators(Protocol):
+    """What the executor needs from a generated validator package (`generated` by default)."""
+
+    TOOL_NAMES: frozenset[str]
+
+    def validator(self, tool_name: str) -> Callable[[object], str | None] | None: ...
+
+    def issues(self, tool_name: str, args: object) -> tuple[generated.Issue, ...]: ...
+
+
+@dataclass(frozen=True)
+class _Tool:
+    origin: Origin
+    handler: Handler | None
+    parameters: Mapping[str, object] | None
+
+
+@dataclass(frozen=True)
+class _Hook:
+    event: str
+    callback: Callable[..., object]
+    names: frozenset[str] | None  # None: every tool
+
+
+class ToolExecutor:
+    """Runs tool calls for an agent; the shipped built-in implementations come bound.
+
+    `permission(tool_name, args)` is asked by tools that change things, before the change;
+    only `True` allows. Without it those tools are denied with a clear result.
+    `on_validation_failure(tool_name, args, issues)` is told about each call the validators
+    reject, before the failed result is returned; whatever it raises is swallowed.
+    `validators` is the generated package to validate built-ins with (tests pass one built
+    from their own declarations); the built-ins are exactly its TOOL_NAMES.
+    """
+
+    def __init__(
+        self,
+        workdir: str | os.PathLike[str],
+        tasks_dir: str | os.PathLike[str],
+        permission: Permission | None = None,
+        *,
+        on_validation_failure: ValidationFailure | None = None,
+        validators: Validators = generated,
+    ) -> None:
+        self.workdir = Path(workdir)
+        self.tasks_dir = Path(tasks_dir)
+        self._permission = permission
+        self._on_validation_failure = on_validation_failure
+        self._validators = validators
+        self._tools: dict[str, _Tool] = {name: _Tool("builtin", None, None) for name in validators.TOOL_NAMES}
+        self._hooks: list[_Hook] = []
+        for name, handler in shipped_handlers(self.workdir, self.tasks_dir, self.permission_denial).items():
+            if name in validators.TOOL_NAMES:
+                self.register_builtin(name, handler)
+
+    # Registration -------------------------------------------------------------------------
+
+    def register_builtin(self, name: str, handler: Handler) -> None:
+        """Bind the implementation of a built-in declared in the validator package."""
+        if name not in self._validators.TOOL_NAMES:
+            raise ValueError(f"{name!r} is not a built-in tool: no declaration in tool_schemas/")
+        self._tools[name] = _Tool("builtin", handler, None)
+
+    def register_mcp(self, server: str, name: str, parameters: Mapping[str, object], handler: Handler) -> str:
+        """Add a tool of an MCP server as `mcp__<server>__<name>` (returned); never validated here."""
+        _require_name("server", server)
+        _require_name("name", name)
+        exposed = f"mcp__{server}__{name}"
+        self._tools[exposed] = _Tool("mcp", handler, _require_parameters(parameters))
+        return exposed
+
+    def register_custom(self, name: str, parameters: Mapping[str, object], handler: Handler) -> None:
+        """Add a user's tool; never validated here. A built-in of the same name is replaced."""
+        _require_name("name", name)
+        self._tools[name] = _Tool("custom", handler, _require_parameters(parameters))
+
+    def add_hook(self, event: str, callback: Callable[..., object], matcher: str | None = None) -> None:
+        """Add a hook. `matcher`: a tool name or `a|b` alternatives (exact names); None, "" or
+        "*": every tool. A PreToolUse callback blocks the call by returning a string (the
+        reason); any other return value lets it through."""
+        if event not in HOOK_EVENTS:
+            raise ValueError(f"unknown hook event {event!r}; expected one of {', '.join(HOOK_EVENTS)}")
+        names = None if matcher in (None, "", "*") else frozenset(str(matcher).split("|"))
+        self._hooks.append(_Hook(event, callback, names))
+
+    def parameters(self, name: str) -> Mapping[str, object] | None:
+        """The schema an MCP or custom tool was registered with, to show the model; None for a
+        built-in (its declaration is in tool_schemas/) and for unknown names."""
+        tool = self._tools.get(name)
+        return None if tool is None else tool.parameters
+
+    def origin(self, name: str) -> Origin | None:
+        """Where the tool of that name came from, or None when there is none."""
+        tool = self._tools.get(name)
+        return None if tool is None else tool.origin
+
+    # Running ------------------------------------------------------------------------------
+
+    def execute(self, name: str, args: object) -> ToolResult:
+        """Run one call. Never raises for a problem of the tool or of its input."""
+        if not isinstance(name, str):
+            return failed(f"A tool name must be a string, not {type(name).__name__}; nothing was run")
+        tool = self._tools.get(name)
+        if tool is None:
+            return failed(f"No such tool available: {name}")
+        if tool.origin == "builtin":
+            rejected = self._validate(name, args)
+            if rejected is not None:
+                return rejected
+        if tool.handler is None:
+            return failed(
+                f"{name} is a built-in tool with no implementation bound in this executor; it was not run"
+            )
+        if not isinstance(args, dict):
+            # Built-ins never get here (the validator requires an object); others are refused.
+            kind = type(args).__name__
+            return failed(f"{name} takes its arguments as a JSON object, not {kind}; it was not run")
+        blocked = self._pre_tool_use(name, args)
+        if blocked is not None:
+            return blocked
+        return self._post_tool_use(name, args, _run(name, tool.handler, args))
+
+    def permission_denial(self, tool_name: str, args: object) -> str | None:
+        """Ask the permission callable; None when allowed, else why not. For tools to call."""
+        if self._permission is None:
+            return "no permission callback is configured, so tools that change things are denied"
+        try:
+            allowed = self._permission(tool_name, args)
+        except Exception as exc:
+            return f"the permission callback raised {describe_exception(exc)}; treated as a denial"
+        return None if allowed is True else "permission was denied"
+
+    def _validate(self, name: str, args: object) -> ToolResult | None:
+        check = self._validators.validator(name)
+        if check is None:
+            # Fail closed: a built-in the package cannot check is not run unchecked.
+            return failed(f"{name} has no validator; it was not run")
+        try:
+            message = check(args)
+        except Exception as exc:
+            message = f"{name} failed: its validator raised {describe_exception(exc)}"
+        if message is None:
+            return None
+        self._report_failure(name, args)
+        return failed(message)
+
+    def _report_failure(self, name: str, args: object) -> None:
+        if self._on_validation_failure is None:
+            return
+        # Reporting must never change what the model gets back.
+        with contextlib.suppress(Exception):
+            self._on_validation_failure(name, args, self._validators.issues(name, args))
+
+    def _hooks_for(self, event: str, name: str) -> list[_Hook]:
+        return [h for h in self._hooks if h.event == event and (h.names is None or name in h.names)]
+
+    def _pre_tool_use(self, name: str, args: dict[str, Any]) -> ToolResult | None:
+        """The first hook that returns a string blocks the call; a hook that raises blocks it too."""
+        for hook in self._hooks_for("PreToolUse", name):
+            try:
+                reason = hook.callback(name, args)
+            except Exception as exc:
+                reason = f"the hook raised {describe_exception(exc)}"
+            if isinstance(reason, str):
+                return failed(f"{name} was blocked by a PreToolUse hook: {reason or 'no reason given'}")
+        return None
+
+    def _post_tool_use(self, name: str, args: dict[str, Any], result: ToolResult) -> ToolResult:
+        """Every matching hook sees the result; what they raise is kept in metadata, not raised.
+
+        The tool has already run: turning a hook's failure into a failed result would invite
+        the model to repeat a side effect that happened.
+        """
+        errors: list[str] = []
+        for hook in self._hooks_for("PostToolUse", name):
+            try:
+                hook.callback(name, args, result)
+            except Exception as exc:
+                errors.append(describe_exception(exc))
+        if not errors:
+            return result
+        return replace(result, metadata={**result.metadata, "post_tool_use_errors": tuple(errors)})
+
+
+def _run(name: str, handler: Handler, args: dict[str, Any]) -> ToolResult:
+    try:
+        out = handler(args)
+    except Exception as exc:
+        return failed(f"{name} failed: {describe_exception(exc)}")
+    if isinstance(out, ToolResult):
+        return out
+    if isinstance(out, str):
+        return ToolResult(success=True, content=out)
+    return failed(f"{name} returned {type(out).__name__}, not a ToolResult or a string")
+
+
+def _require_name(what: str, value: object) -> None:
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"the tool's {what} must be a non-empty string, not {value!r}")
+
+
+def _require_parameters(parameters: object) -> Mapping[str, object]:
+    if not isinstance(parameters, Mapping):
+        raise TypeError(f"parameters must be a JSON Schema object, not {type(parameters).__name__}")
+    return parameters
