@@ -182,6 +182,7 @@ class Audit:
     replayed_from_records: int = 0  # sink lines without arguments: their issues as recorded
     tool_calls: Counter[str] = field(default_factory=Counter)
     tool_rejected: Counter[str] = field(default_factory=Counter)
+    validated_tools: set[str] = field(default_factory=set)
     by_parameter: Counter[tuple[str, str, str, str]] = field(default_factory=Counter)
     by_kind: Counter[str] = field(default_factory=Counter)
     bad: list[BadLine] = field(default_factory=list)
@@ -197,6 +198,7 @@ class Audit:
         if call.tool not in package.TOOL_NAMES:
             self.passed_through += 1
             return
+        self.validated_tools.add(call.tool)
         issues: Iterable[Any]
         if call.undecodable is not None:
             issues = [RecordedIssue(UNDECODABLE, "", call.undecodable)]
@@ -229,7 +231,7 @@ def _detail(issue: Any) -> str:
     if issue.kind != "type":
         return ""
     found = _EXPECTED.search(issue.line)
-    return f"{found.group(2)} for {found.group(1)}" if found else ""
+    return f"{found.group(2)} instead of {found.group(1)}" if found else ""
 
 
 def audit_stream(
@@ -247,7 +249,7 @@ def audit_stream(
 
 def _line_calls(audit: Audit, name: str, number: int, raw: bytes) -> list[Call]:
     try:
-        return calls_in(json.loads(raw))
+        return calls_in(json.loads(raw.decode("utf-8")))
     except UnicodeDecodeError as exc:
         audit.bad_line(name, number, f"not UTF-8 text (byte {exc.start})")
     except ValueError as exc:
@@ -274,7 +276,12 @@ def as_json(audit: Audit) -> dict[str, Any]:
         "rejected": audit.rejected,
         "counted_from_records": audit.replayed_from_records,
         "by_tool": [
-            {"tool": tool, "calls": calls, "rejected": audit.tool_rejected[tool]}
+            {
+                "tool": tool,
+                "validated": tool in audit.validated_tools,
+                "calls": calls,
+                "rejected": audit.tool_rejected[tool],
+            }
             for tool, calls in sorted(
                 audit.tool_calls.items(), key=lambda i: (-audit.tool_rejected[i[0]], -i[1], i[0])
             )
@@ -288,6 +295,16 @@ def as_json(audit: Audit) -> dict[str, Any]:
     }
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _tool_row(entry: dict[str, Any]) -> tuple[object, ...]:
+    if not entry["validated"]:
+        return (entry["tool"], entry["calls"], "-", "not validated")
+    return (entry["tool"], entry["calls"], entry["rejected"], _percent(entry["rejected"], entry["calls"]))
+
+
 def _percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "0.0%"
 
@@ -295,20 +312,17 @@ def _percent(part: int, whole: int) -> str:
 def render(audit: Audit, package_label: str) -> str:
     data = as_json(audit)
     rows: list[tuple[object, ...]]
-    files = f"{len(audit.files)} file" + ("" if len(audit.files) == 1 else "s")
     out = [
-        f"{files}, {audit.lines} lines, {audit.calls} tool calls, {audit.bad_count} bad lines",
-        f"would be rejected: {audit.rejected} of {audit.validated} validated calls "
-        f"({_percent(audit.rejected, audit.validated)}); "
-        f"{audit.passed_through} calls to tools without a validator in {package_label} passed through",
+        f"{_count(len(audit.files), 'file')}, {_count(audit.lines, 'line')}, "
+        f"{_count(audit.calls, 'tool call')}, {_count(audit.bad_count, 'bad line')}",
+        f"would be rejected: {audit.rejected} of {_count(audit.validated, 'validated call')} "
+        f"({_percent(audit.rejected, audit.validated)}); passed through: {audit.passed_through} "
+        f"(tools without a validator in {package_label})",
     ]
     if audit.replayed_from_records:
         out.append(f"({audit.replayed_from_records} failure records without arguments counted as recorded)")
     if data["by_tool"]:
-        rows = [
-            (t["tool"], t["calls"], t["rejected"], _percent(t["rejected"], t["calls"]))
-            for t in data["by_tool"]
-        ]
+        rows = [_tool_row(t) for t in data["by_tool"]]
         out += ["", table(("tool", "calls", "rejected", "share"), rows, (False, True, True, True))]
     if data["by_parameter"]:
         rows = [(p["tool"], p["parameter"], p["kind"], p["detail"], p["count"]) for p in data["by_parameter"]]

@@ -114,7 +114,7 @@ def parameter_path(pointer: str, parameters_pointer: str) -> str:
             path = _join(path, tokens[i + 1])
             i += 2
             continue
-        path += {"items": "[]", "additionalProperties": ".*"}.get(token, f"/{token}")
+        path += {"items": "[]", "additionalProperties": ".*"}.get(token, "")  # keywords: the reason says
         i += 1
     return path or "(top level)"
 

@@ -36,7 +36,7 @@ class IssueLike(Protocol):
 
 
 def _jsonable(value: object) -> str:
-    """Arguments that are not JSON (a tuple, bytes, an object) are recorded by their repr."""
+    """Values JSON has no form for (bytes, a set, an object) are recorded by their repr."""
     try:
         return repr(value)
     except Exception:
