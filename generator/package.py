@@ -44,7 +44,13 @@ def import_package(folder: Path) -> Package:
     if not init.is_file():
         raise PackageError(f"{folder.as_posix()}: no generated package here; run: toolgen generate")
     name = f"_toolgen_package_{next(_LOADS)}"
-    spec = importlib.util.spec_from_file_location(name, init, submodule_search_locations=[str(folder)])
+    # An absolute location, and fresh finder caches: the same folder name may mean another
+    # folder after a change of directory, and a module may have been generated a moment ago.
+    importlib.invalidate_caches()
+    location = folder.resolve()
+    spec = importlib.util.spec_from_file_location(
+        name, location / "__init__.py", submodule_search_locations=[str(location)]
+    )
     if spec is None or spec.loader is None:
         raise PackageError(f"{folder.as_posix()}: cannot be imported")
     module = importlib.util.module_from_spec(spec)

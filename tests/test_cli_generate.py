@@ -161,3 +161,35 @@ def test_generate_and_check_in_a_real_process(project: Path) -> None:
     drift = run("check", *out)
     assert drift.returncode == 1 and "\x1b[" not in drift.stdout
     assert drift.stderr.endswith(f"run: python -m generator generate {' '.join(out)}\n")
+
+
+def hooks(text: str) -> list[dict[str, str]]:
+    """The flat list of mappings .pre-commit-hooks.yaml uses (no YAML library at run time)."""
+    found: list[dict[str, str]] = []
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if line.startswith("- "):
+            found.append({})
+            line = line[2:]
+        key, _, value = line.strip().partition(": ")
+        found[-1][key] = value
+    return found
+
+
+def test_pre_commit_hook_runs_toolgen_check(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    [hook] = hooks((ROOT / ".pre-commit-hooks.yaml").read_text("utf-8"))
+    assert (hook["id"], hook["entry"], hook["language"], hook["pass_filenames"]) == (
+        "toolgen-check",
+        "toolgen check",
+        "system",
+        "false",
+    )
+    assert re.search(hook["files"], "tool_schemas/Write.json") and re.search(hook["files"], "generated/x.py")
+    assert not re.search(hook["files"], "src/tool_schemas/x.json")
+    shutil.copytree(project / "schemas", project / "tool_schemas")
+    monkeypatch.chdir(project)
+    command = hook["entry"].split()[1:]
+    assert toolgen(*command).exit_code == 1  # nothing generated yet
+    toolgen("generate")
+    assert (toolgen(*command).exit_code, toolgen(*command).stdout) == (0, "generated: in sync (3 tools)\n")
