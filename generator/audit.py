@@ -29,9 +29,9 @@ from typing import Any, BinaryIO
 
 from generator.package import Package
 from generator.textui import table
+from runtime.failures import EVENT as SINK_EVENT
 
 UNDECODABLE = "undecodable"  # OpenAI arguments that are not JSON: the runtime rejects those too
-_SINK_EVENT = "tool_input_rejected"
 _MAX_BAD_LISTED = 20
 _NO_CALLS_TYPES = frozenset({"text", "tool_result", "thinking", "redacted_thinking", "message", "reasoning"})
 _INDEX = re.compile(r"\[\d+\]")
@@ -145,7 +145,7 @@ def _message_without_calls(value: dict[str, Any]) -> list[Call]:
 
 
 _SHAPES: tuple[tuple[Callable[[dict[str, Any]], bool], Callable[[dict[str, Any]], list[Call]]], ...] = (
-    (lambda v: v.get("event") == _SINK_EVENT or ("tool" in v and "issues" in v), _sink_line),
+    (lambda v: v.get("event") == SINK_EVENT or ("tool" in v and "issues" in v), _sink_line),
     (lambda v: v.get("type") == "function" and "function" in v, _openai_call),
     (
         lambda v: v.get("type") == "function_call",

@@ -14,16 +14,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Protocol, cast
 
+from runtime.failures import IssueLike
+
 _LOADS = itertools.count()
-
-
-class Issue(Protocol):
-    @property
-    def kind(self) -> str: ...
-    @property
-    def path(self) -> str: ...
-    @property
-    def line(self) -> str: ...
 
 
 class Package(Protocol):
@@ -32,7 +25,7 @@ class Package(Protocol):
     TOOL_NAMES: frozenset[str]
 
     def validate(self, tool_name: str, args: object) -> str | None: ...
-    def issues(self, tool_name: str, args: object) -> tuple[Issue, ...]: ...
+    def issues(self, tool_name: str, args: object) -> tuple[IssueLike, ...]: ...
 
 
 class PackageError(Exception):

@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
 import generated
 from generator.audit import Call, Malformed, Unrecognised, calls_in
-from generator.cli import main
 from runtime.failures import JsonlFailureSink
+from tests.toolgen_cli import ROOT, invoke, run_process
 
-ROOT = Path(__file__).resolve().parent.parent
 OPENAI_LOG = ROOT / "examples" / "audit" / "openai.jsonl"
 ANTHROPIC_LOG = ROOT / "examples" / "audit" / "anthropic.jsonl"
 ARGS = {"file_path": "a.txt"}
@@ -86,8 +82,8 @@ def test_broken_or_unknown_lines_are_named(value: Any, error: type[Exception], r
     assert str(caught.value) == reason
 
 
-def run(*args: str, stdin: str = "") -> Any:
-    return CliRunner().invoke(main, ["audit", *args], input=stdin, prog_name="toolgen")
+def run(*args: str) -> Any:
+    return invoke("audit", *args)
 
 
 EXPECTED_ANTHROPIC = """\
@@ -222,11 +218,5 @@ def test_unreadable_file_or_package_exits_2(tmp_path: Path) -> None:
 
 
 def test_audit_in_a_real_process() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "generator", "audit", "examples/audit/anthropic.jsonl"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = run_process("audit", "examples/audit/anthropic.jsonl")
     assert (done.returncode, done.stdout, done.stderr) == (0, EXPECTED_ANTHROPIC, "")

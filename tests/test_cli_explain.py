@@ -3,16 +3,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-from click.testing import CliRunner
-
-from generator.cli import main
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.toolgen_cli import invoke, run_process
 
 ASK_USER_QUESTION = """\
 AskUserQuestion  (tool_schemas/AskUserQuestion.json, module ask_user_question_7aca79e9.py)
@@ -45,7 +39,7 @@ declared but not enforced (never blocks a call):
 
 
 def explain(*args: str) -> Any:
-    return CliRunner().invoke(main, ["explain", *args], prog_name="toolgen")
+    return invoke("explain", *args)
 
 
 def test_table_and_not_enforced_list_of_a_real_tool() -> None:
@@ -112,11 +106,5 @@ def test_unknown_tool_suggests_close_names() -> None:
 
 
 def test_explain_in_a_real_process() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "generator", "explain", "AskUserQuestion"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = run_process("explain", "AskUserQuestion")
     assert (done.returncode, done.stdout, done.stderr) == (0, ASK_USER_QUESTION, "")

@@ -5,17 +5,13 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
-from generator.cli import main
+from tests.toolgen_cli import ROOT, invoke, run_process
 
-ROOT = Path(__file__).resolve().parent.parent
 SUMMARY = re.compile(
     r"^(\d+ tools: \d+ changed, \d+ unchanged, \d+ removed(?: \(\+\d package files?\))?) in \d+\.\ds\n$"
 )
@@ -30,8 +26,7 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def toolgen(*args: str, color: bool = False) -> Any:
-    return CliRunner().invoke(main, list(args), prog_name="toolgen", color=color)
+toolgen = invoke
 
 
 def generate(project: Path, *extra: str) -> Any:
@@ -148,17 +143,13 @@ def test_help_of_every_command_is_complete() -> None:
 
 
 def test_generate_and_check_in_a_real_process(project: Path) -> None:
-    def run(*args: str) -> subprocess.CompletedProcess[str]:
-        command = [sys.executable, "-m", "generator", *args]
-        return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
-
     out = ["--schemas", str(project / "schemas"), "--out", str(project / "out")]
-    generated = run("generate", *out)
+    generated = run_process("generate", *out)
     assert (generated.returncode, SUMMARY.match(generated.stdout) is not None) == (0, True)
-    checked = run("check", *out)
+    checked = run_process("check", *out)
     assert (checked.returncode, checked.stdout) == (0, f"{project}/out: in sync (3 tools)\n")
     edit_description(project, "Other.")
-    drift = run("check", *out)
+    drift = run_process("check", *out)
     assert drift.returncode == 1 and "\x1b[" not in drift.stdout
     assert drift.stderr.endswith(f"run: python -m generator generate {' '.join(out)}\n")
 

@@ -3,16 +3,11 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-from click.testing import CliRunner
+from tests.toolgen_cli import ROOT, invoke, run_process
 
-from generator.cli import main
-
-ROOT = Path(__file__).resolve().parent.parent
 SPEC_EXAMPLE = """\
 TaskUpdate failed due to the following issues:
 The required parameter `taskId` is missing
@@ -23,7 +18,7 @@ The parameter `status` is invalid: expected one of "pending", "in_progress", "co
 
 
 def validate(*args: str, stdin: str | None = None) -> Any:
-    return CliRunner().invoke(main, ["validate", *args], input=stdin, prog_name="toolgen")
+    return invoke("validate", *args, stdin=stdin)
 
 
 def test_invalid_call_prints_the_exact_message_and_exits_1() -> None:
@@ -91,12 +86,5 @@ def test_a_moved_package_under_another_name_is_used(tmp_path: Path) -> None:
 
 
 def test_validate_in_a_real_process() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "generator", "validate", "TaskUpdate", "-"],
-        input='{"id": "2", "status": "done", "owner": 3}',
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = run_process("validate", "TaskUpdate", "-", stdin='{"id": "2", "status": "done", "owner": 3}')
     assert (done.returncode, done.stdout, done.stderr) == (1, SPEC_EXAMPLE, "")
