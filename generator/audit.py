@@ -255,7 +255,7 @@ def _line_calls(audit: Audit, name: str, number: int, raw: bytes) -> list[Call]:
     except ValueError as exc:
         audit.bad_line(name, number, f"not JSON: {exc}")
     except RecursionError:
-        audit.bad_line(name, number, "not JSON: nested too deeply")
+        audit.bad_line(name, number, "nested too deeply")
     except Unrecognised as exc:
         audit.bad_line(name, number, str(exc))
     return []

@@ -26,6 +26,7 @@ _schemas_option = click.option(
     "--schemas",
     default="tool_schemas",
     show_default=True,
+    metavar="DIR",
     type=click.Path(path_type=Path),
     help="Folder of tool declarations (*.json): OpenAI, Anthropic or MCP form, one or many tools a file.",
 )
@@ -33,6 +34,7 @@ _out_option = click.option(
     "--out",
     default="generated",
     show_default=True,
+    metavar="DIR",
     type=click.Path(path_type=Path),
     help="Folder of the generated package (its import name is the folder's name).",
 )
@@ -181,6 +183,8 @@ def validate(tool: str, arguments: str, out: Path) -> None:
     through unvalidated); 1 when the call is invalid; 2 when JSON cannot be decoded or the
     package cannot be imported.
     """
+    if arguments == "-" and sys.stdin.isatty():
+        click.echo("reading the arguments from standard input (end with Ctrl-D)", err=True)
     text = sys.stdin.read() if arguments == "-" else arguments
     try:
         args = json.loads(text)
@@ -219,7 +223,7 @@ def explain(tool: str, schemas: Path) -> None:
 
 
 @main.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path), metavar="FILE...")
 @_out_option
 @click.option(
     "--json", "as_json", is_flag=True, help="Print the counts as one JSON object instead of tables."

@@ -64,8 +64,8 @@ def tools_in(value: Any, file: str) -> list[FoundTool]:
     if listing is None:
         return [_single(value, file, "")]
     items, where = listing
-    if not isinstance(items, list):
-        raise DeclarationError(file, where, "expected a list of tools")
+    if not isinstance(items, list) or not items:
+        raise DeclarationError(file, where, "expected a non-empty list of tools")
     return [_single(item, file, pointer_join(where, i)) for i, item in enumerate(items)]
 
 

@@ -190,7 +190,7 @@ def test_bad_lines_are_counted_and_listed_never_fatal(tmp_path: Path) -> None:
         f"  {log}:3: not JSON: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
         f"  {log}:4: tool_use block without a name",
         f"  {log}:5: expected an object or an array, found a number",
-        f"  {log}:6: not JSON: nested too deeply",
+        f"  {log}:6: nested too deeply",
     ]
     assert len(listed) == 20 and result.stdout.endswith("  ... and 5 more\n")
 
