@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -184,3 +187,33 @@ def test_pre_commit_hook_runs_toolgen_check(project: Path, monkeypatch: pytest.M
     assert toolgen(*command).exit_code == 1  # nothing generated yet
     toolgen("generate")
     assert (toolgen(*command).exit_code, toolgen(*command).stdout) == (0, "generated: in sync (3 tools)\n")
+
+
+def run_on_terminal(*args: str) -> tuple[int, str]:
+    """Run `python -m generator ARGS` with standard output on a pseudo-terminal."""
+    master, slave = os.openpty()
+    command = [sys.executable, "-m", "generator", *args]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=slave, stderr=subprocess.DEVNULL)
+    os.close(slave)
+    chunks: list[bytes] = []
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: the terminal's other end closed
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(master)
+    return process.wait(), b"".join(chunks).decode("utf-8")
+
+
+def test_diff_is_coloured_on_a_real_terminal_only(project: Path) -> None:
+    out = ["--schemas", str(project / "schemas"), "--out", str(project / "out")]
+    generate(project)
+    edit_description(project, "Other.")
+    status, text = run_on_terminal("check", *out)
+    assert status == 1
+    assert "\x1b[32m+" in text and "\x1b[31m-" in text
+    plain = run_process("check", *out)  # standard output is a pipe here
+    assert plain.returncode == 1 and "\x1b[" not in plain.stdout
