@@ -119,3 +119,16 @@ def test_the_ellipsis_matches_runs_of_lines_and_nothing_else() -> None:
     assert matches(["a", "...", "d"], ["a", "d"])
     assert not matches(["a", "...", "d"], ["a", "b", "c"])
     assert not matches(["a", "b"], ["a", "b", "c"])
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        Block("pycon", "", ">>> 1 + 1\n3\n", 1),
+        Block("console", "", "$ toolgen validate Write '{}'\nWrite: valid\n", 1),
+        Block("python", "", "assert False, 'executed'\n", 1),
+    ],
+)
+def test_a_block_whose_output_differs_fails(block: Block) -> None:
+    with pytest.raises(AssertionError):
+        run_block(block, {})
