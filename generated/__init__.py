@@ -12,7 +12,7 @@ only, relative imports: the folder can be moved or vendored anywhere.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Callable
+from typing import Any, Callable
 
 from ._support import INVALID, MISSING, TYPE, UNEXPECTED, Issue, message
 
@@ -23,8 +23,10 @@ __all__ = [
     "TYPE",
     "UNEXPECTED",
     "Issue",
+    "anthropic_tools",
     "issues",
     "message",
+    "openai_tools",
     "validate",
     "validator",
 ]
@@ -100,3 +102,17 @@ def issues(tool_name: str, args: object) -> tuple[Issue, ...]:
             return ()
         collect = _issues[tool_name]
     return collect(args)
+
+
+def openai_tools() -> list[dict[str, Any]]:
+    """Every tool's declaration as an OpenAI function tool (fresh copies): what is validated."""
+    from ._declarations import openai_tools as tools
+
+    return tools()
+
+
+def anthropic_tools() -> list[dict[str, Any]]:
+    """Every tool's declaration as an Anthropic tool (fresh copies): what is validated."""
+    from ._declarations import anthropic_tools as tools
+
+    return tools()

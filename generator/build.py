@@ -10,7 +10,7 @@ from generator.format import format_source
 from generator.ir import ToolModule
 from generator.load import read_all
 from generator.lower import lower
-from generator.render import environment, render_init, render_support, render_tool
+from generator.render import environment, render_declarations, render_init, render_support, render_tool
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ def build(schemas_dir: Path) -> Build:
         clash = modules.setdefault(tool.module, declaration.file)
         if clash != declaration.file:
             raise DeclarationError(
-                declaration.file, "/function/name", f"module name {tool.module} clashes with {clash}"
+                declaration.file, declaration.name_pointer, f"module name {tool.module} clashes with {clash}"
             )
         tools.append(tool)
         warnings.extend(found)
@@ -40,5 +40,8 @@ def build(schemas_dir: Path) -> Build:
         f"{tool.module}.py": format_source(f"{tool.module}.py", render_tool(env, tool)) for tool in tools
     }
     files["_support.py"] = format_source("_support.py", render_support(env))
+    files["_declarations.py"] = format_source(
+        "_declarations.py", render_declarations(env, declarations, schemas_dir.as_posix())
+    )
     files["__init__.py"] = format_source("__init__.py", render_init(env, tools, schemas_dir.as_posix()))
     return Build(files, tuple(tools), tuple(warnings))

@@ -1,73 +1,271 @@
-"""The command line: `python -m generator generate [--schemas DIR] [--out DIR] [--check]`."""
+"""The command line, `toolgen` (also `python -m generator`). Exit status everywhere: 0 success,
+1 "no" (out of sync, invalid call), 2 refused input or unusable files."""
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
+from typing import Any, NoReturn
 
 import click
 
-from generator.build import build
+from generator import audit as audit_module
+from generator import explain as explain_module
+from generator.build import Build, build
 from generator.errors import DeclarationError
-from generator.write import OutputError, apply, diff, plan
+from generator.package import Package, PackageError, import_package
+from generator.textui import coloured_diff
+from generator.write import OutputError, Plan, apply, diff, plan
 
+_PROGRESS_BYTES = 1 << 20  # files larger than this get a progress bar even off a terminal
+_SUPPORT_FILES = frozenset({"__init__.py", "_support.py", "_declarations.py"})
 
-@click.group()
-def main() -> None:
-    """toolgen: tool declarations in, straight-line Python validators out."""
-
-
-@main.command()
-@click.option(
+_schemas_option = click.option(
     "--schemas",
     default="tool_schemas",
     show_default=True,
+    metavar="DIR",
     type=click.Path(path_type=Path),
-    help="Folder of tool declarations (*.json, one tool each).",
+    help="Folder of tool declarations (*.json): OpenAI, Anthropic or MCP form, one or many tools a file.",
 )
-@click.option(
+_out_option = click.option(
     "--out",
     default="generated",
     show_default=True,
+    metavar="DIR",
     type=click.Path(path_type=Path),
     help="Folder of the generated package (its import name is the folder's name).",
 )
+_strict_option = click.option(
+    "--strict", is_flag=True, help="Treat warnings about declarations as errors (exit 2)."
+)
+_color_option = click.option(
+    "--color/--no-color",
+    default=None,
+    help="Colour the diff. Default: only when standard output is a terminal.",
+)
+
+
+def _fail(message: str) -> NoReturn:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def main() -> None:
+    """toolgen: tool declarations in, straight-line Python validators out.
+
+    Every tool's JSON Schema declaration in tool_schemas/ is compiled into one validator
+    module of the checked-in package generated/, which an agent calls before running a tool.
+
+    \b
+    Typical use:
+      toolgen generate                 after editing a declaration
+      toolgen check                    in CI or pre-commit: is generated/ up to date?
+      toolgen validate Write '{...}'   try one call
+      toolgen explain AskUserQuestion  what is checked, what is not
+      toolgen audit calls.jsonl        which parameters do models get wrong?
+    """
+
+
+@main.command()
+@_schemas_option
+@_out_option
 @click.option(
     "--check", is_flag=True, help="Write nothing; exit 1 and print a diff if the output is not in sync."
 )
-@click.option("--strict", is_flag=True, help="Treat warnings about declarations as errors (exit 2).")
-def generate(schemas: Path, out: Path, check: bool, strict: bool) -> None:
-    """Generate one validator module per tool declaration."""
+@_strict_option
+@_color_option
+@click.pass_context
+def generate(
+    ctx: click.Context, schemas: Path, out: Path, check: bool, strict: bool, color: bool | None
+) -> None:
+    """Generate one validator module per tool declaration.
+
+    Writes only the files whose content changes (atomically) and removes generated modules
+    no declaration produces any more. Prints a one-line summary. Exit 0 on success, 1 with
+    --check when generated files differ, 2 when a declaration is refused (nothing written).
+    """
+    _generate(ctx, schemas, out, check, strict, color)
+
+
+@main.command()
+@_schemas_option
+@_out_option
+@_strict_option
+@_color_option
+@click.pass_context
+def check(ctx: click.Context, schemas: Path, out: Path, strict: bool, color: bool | None) -> None:
+    """Check that the generated package is up to date (same as generate --check).
+
+    Writes nothing. Exit 0 when in sync; 1 with a unified diff (coloured on a terminal) and
+    the command that fixes it; 2 when a declaration is refused. Meant for CI and pre-commit.
+    """
+    _generate(ctx, schemas, out, True, strict, color)
+
+
+def _generate(
+    ctx: click.Context, schemas: Path, out: Path, check: bool, strict: bool, color: bool | None
+) -> None:
     started = time.perf_counter()
     try:
         result = build(schemas)
         for warning in result.warnings:
             click.echo(str(warning), err=True)
         if strict and result.warnings:
-            click.echo(f"error: {len(result.warnings)} warning(s) under --strict; nothing written", err=True)
-            sys.exit(2)
+            _fail(f"{len(result.warnings)} warning(s) under --strict; nothing written")
         todo = plan(out, result.files)
         if check:
-            if todo.in_sync:
-                click.echo(f"{out.as_posix()}: in sync ({len(result.tools)} tools)")
-                return
-            click.echo(diff(todo), nl=False)
-            for label, names in (
-                ("changed", todo.changed),
-                ("missing", todo.missing),
-                ("orphan", todo.orphans),
-            ):
-                for name in names:
-                    click.echo(f"{label}: {(out / name).as_posix()}", err=True)
-            click.echo("generated code is out of sync; run: python -m generator generate", err=True)
-            sys.exit(1)
+            _report_drift(ctx, todo, result, schemas, out, color)
+            return
         apply(todo)
     except (DeclarationError, OutputError) as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
-    written = len(todo.changed) + len(todo.missing)
-    click.echo(
-        f"{len(result.tools)} tools: {written} written, {len(result.files) - written} unchanged, "
-        f"{len(todo.orphans)} removed in {time.perf_counter() - started:.1f}s"
+        _fail(str(exc))
+    click.echo(_summary(todo, result, time.perf_counter() - started))
+
+
+def _summary(todo: Plan, result: Build, seconds: float) -> str:
+    """`25 tools: 2 changed, 23 unchanged, 0 removed in 0.4s` (new tools count as changed)."""
+    written = set(todo.changed + todo.missing)
+    changed = sum(1 for tool in result.tools if f"{tool.module}.py" in written)
+    package = len(written & _SUPPORT_FILES)
+    extra = f" (+{package} package file{'s' if package != 1 else ''})" if package else ""
+    return (
+        f"{len(result.tools)} tools: {changed} changed, {len(result.tools) - changed} unchanged, "
+        f"{len(todo.orphans)} removed{extra} in {seconds:.1f}s"
     )
+
+
+def _fix_command(ctx: click.Context, schemas: Path, out: Path) -> str:
+    words = [ctx.find_root().info_name or "toolgen", "generate"]
+    if schemas != Path("tool_schemas"):
+        words += ["--schemas", schemas.as_posix()]
+    if out != Path("generated"):
+        words += ["--out", out.as_posix()]
+    return " ".join(words)
+
+
+def _report_drift(
+    ctx: click.Context, todo: Plan, result: Build, schemas: Path, out: Path, color: bool | None
+) -> None:
+    if todo.in_sync:
+        click.echo(f"{out.as_posix()}: in sync ({len(result.tools)} tools)")
+        return
+    click.echo(coloured_diff(diff(todo)), nl=False, color=color)
+    for label, names in (("changed", todo.changed), ("missing", todo.missing), ("orphan", todo.orphans)):
+        for name in names:
+            click.echo(f"{label}: {(out / name).as_posix()}", err=True)
+    click.echo(
+        f"generated code is out of sync; run: {_fix_command(ctx, schemas, out)}", err=True, color=color
+    )
+    sys.exit(1)
+
+
+def _package(out: Path) -> Package:
+    try:
+        return import_package(out)
+    except PackageError as exc:
+        _fail(str(exc))
+
+
+@main.command()
+@click.argument("tool")
+@click.argument("arguments", default="-", metavar="[JSON | -]")
+@_out_option
+def validate(tool: str, arguments: str, out: Path) -> None:
+    """Validate one call of TOOL with the generated package, and print the result.
+
+    JSON is the call's arguments as a JSON object; "-" (the default) reads them from
+    standard input. Prints the exact message a model would be given. Exit 0 when the call
+    is valid, or when TOOL has no validator in the package (MCP and custom tools pass
+    through unvalidated); 1 when the call is invalid; 2 when JSON cannot be decoded or the
+    package cannot be imported.
+    """
+    if arguments == "-" and sys.stdin.isatty():
+        click.echo("reading the arguments from standard input (end with Ctrl-D)", err=True)
+    text = sys.stdin.read() if arguments == "-" else arguments
+    try:
+        args = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        _fail(f"the arguments are not JSON: {exc}")
+    package = _package(out)
+    if tool not in package.TOOL_NAMES:
+        click.echo(
+            f"{tool}: no validator in {out.as_posix()}/ (not a built-in tool); passes through unvalidated"
+        )
+        return
+    message = package.validate(tool, args)
+    if message is None:
+        click.echo(f"{tool}: valid")
+        return
+    click.echo(message)
+    sys.exit(1)
+
+
+@main.command()
+@click.argument("tool")
+@_schemas_option
+def explain(tool: str, schemas: Path) -> None:
+    """Show what the validator of TOOL checks, and what its declaration says that is not checked.
+
+    Prints a table of the tool's parameters (path, type, required, enum; `[]` is every
+    element of an array, `*` any other key of an object) from the same intermediate form
+    the validator is generated from, then each declared constraint that is not enforced,
+    with the reason. Exit 2 when TOOL is not declared in --schemas.
+    """
+    try:
+        explanation = explain_module.explain(schemas, tool)
+    except (DeclarationError, explain_module.UnknownTool) as exc:
+        _fail(str(exc))
+    click.echo(explain_module.render(explanation))
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path), metavar="FILE...")
+@_out_option
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the counts as one JSON object instead of tables."
+)
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Show a progress bar. Default: on a terminal, or for files over 1 MB.",
+)
+def audit(files: tuple[Path, ...], out: Path, as_json: bool, progress: bool | None) -> None:
+    """Replay recorded tool calls through the validators, running nothing.
+
+    Each FILE is JSON Lines: OpenAI tool_calls entries or assistant messages, Anthropic
+    tool_use blocks or messages, {"name", "arguments"} objects, or lines written by the
+    run-time failure sink (runtime/failures.py). Reports how many calls would have been
+    rejected, by tool, by parameter (array positions merged as [*]) and by issue kind.
+    Lines that cannot be read are counted and listed. Exit 0 after a report; 2 when a file
+    or the package cannot be read.
+    """
+    package = _package(out)
+    result = audit_module.Audit()
+    for path in files:
+        try:
+            _audit_file(result, package, path, progress)
+        except OSError as exc:
+            _fail(f"{path.as_posix()}: {exc.strerror or exc}")
+    if as_json:
+        click.echo(json.dumps(audit_module.as_json(result), indent=2, ensure_ascii=False))
+    else:
+        click.echo(audit_module.render(result, f"{out.as_posix()}/"))
+
+
+def _audit_file(result: audit_module.Audit, package: Package, path: Path, progress: bool | None) -> None:
+    size = path.stat().st_size
+    show = progress if progress is not None else sys.stderr.isatty() or size > _PROGRESS_BYTES
+    with path.open("rb") as stream:
+        if not show:
+            audit_module.audit_stream(result, package, path.as_posix(), stream, _ignore)
+            return
+        with click.progressbar(length=size, label=f"auditing {path.as_posix()}", file=sys.stderr) as bar:
+            audit_module.audit_stream(result, package, path.as_posix(), stream, bar.update)
+
+
+def _ignore(_: Any) -> None:
+    return None

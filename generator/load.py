@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import DeclarationError, pointer_join
+from generator.formats import NO_PARAMETERS, name_pointer, tools_in
 
-NO_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
+__all__ = ["NO_PARAMETERS", "Declaration", "read_all", "read_declaration", "read_declarations"]
 
 
 @dataclass(frozen=True)
@@ -22,7 +23,12 @@ class Declaration:
     sha256: str
     name: str
     parameters: Any
-    raw: Any  # the whole decoded file, for re-emitting the declaration
+    raw: Any  # the tool's own JSON object as written in the file, for re-emitting it
+    pointer: str = "/function/parameters"  # where `parameters` sits inside the file
+
+    @property
+    def name_pointer(self) -> str:
+        return name_pointer(self.pointer)
 
 
 class _Pairs(dict[str, Any]):
@@ -111,38 +117,44 @@ def _display_name(path: Path) -> str:
         return path.name
 
 
-def read_declaration(path: Path) -> Declaration:
+def read_declarations(path: Path) -> list[Declaration]:
+    """Every tool declared in one file (formats: generator/formats.py), in the order written."""
     file = _display_name(path)
     data = path.read_bytes()
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise DeclarationError(file, "", f"not UTF-8 text (byte {exc.start})") from None
-    raw = decode(text, file)
-    if not isinstance(raw, dict) or raw.get("type") != "function":
-        raise DeclarationError(file, "/type", 'expected an OpenAI function tool: {"type": "function", ...}')
-    function = raw.get("function")
-    if not isinstance(function, dict):
-        raise DeclarationError(file, "/function", "expected an object")
-    name = function.get("name")
-    if not isinstance(name, str) or not name:
-        raise DeclarationError(file, "/function/name", "the tool name is missing or empty")
-    parameters = function.get("parameters", NO_PARAMETERS)
-    return Declaration(file, hashlib.sha256(data).hexdigest(), name, parameters, raw)
+    digest = hashlib.sha256(data).hexdigest()
+    return [
+        Declaration(file, digest, found.name, found.parameters, found.raw, found.pointer)
+        for found in tools_in(decode(text, file), file)
+    ]
+
+
+def read_declaration(path: Path) -> Declaration:
+    """The declaration of a file that holds exactly one tool."""
+    found = read_declarations(path)
+    if len(found) != 1:
+        raise DeclarationError(_display_name(path), "", f"expected one tool, found {len(found)}")
+    return found[0]
 
 
 def read_all(schemas_dir: Path) -> list[Declaration]:
-    """Every *.json directly inside the folder, in file-name order, with unique tool names."""
+    """Every tool of every *.json directly inside the folder, in file-name order, names unique."""
     if not schemas_dir.is_dir():
         raise DeclarationError(str(schemas_dir), "", "schemas folder not found")
-    declarations = [read_declaration(p) for p in sorted(schemas_dir.glob("*.json")) if p.is_file()]
-    first_file: dict[str, str] = {}
+    declarations = [
+        d for p in sorted(schemas_dir.glob("*.json")) if p.is_file() for d in read_declarations(p)
+    ]
+    first: dict[str, Declaration] = {}
     for declaration in declarations:
-        earlier = first_file.setdefault(declaration.name, declaration.file)
-        if earlier != declaration.file:
+        earlier = first.setdefault(declaration.name, declaration)
+        if earlier is not declaration:
+            where = earlier.file if earlier.file != declaration.file else earlier.name_pointer
             raise DeclarationError(
                 declaration.file,
-                "/function/name",
-                f"tool name {declaration.name!r} is already declared in {earlier}",
+                declaration.name_pointer,
+                f"tool name {declaration.name!r} is already declared in {where}",
             )
     return declarations

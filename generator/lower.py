@@ -239,7 +239,7 @@ def _unique(values: Any) -> tuple[Any, ...]:
 
 def lower(declaration: Declaration) -> tuple[ToolModule, list[Warning]]:
     """Check the declaration's parameters (refusing per spec section 7) and build its IR."""
-    pointer = "/function/parameters"
+    pointer = declaration.pointer
     schema = declaration.parameters
     lowering = _Lowering(declaration.file)
     if not isinstance(schema, dict):

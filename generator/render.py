@@ -9,7 +9,9 @@ from typing import Any
 
 import jinja2
 
+from generator.formats import describe
 from generator.ir import ToolModule
+from generator.load import Declaration
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
@@ -71,4 +73,16 @@ def render_init(env: jinja2.Environment, tools: list[ToolModule], schemas_label:
         tools=sorted(tools, key=lambda t: t.tool),
         source=schemas_label,
         sha256=digest.hexdigest(),
+    )
+
+
+def render_declarations(env: jinja2.Environment, declarations: list[Declaration], schemas_label: str) -> str:
+    """generated/_declarations.py: each tool's declaration in OpenAI and Anthropic form."""
+    ordered = sorted(declarations, key=lambda d: d.name)
+    digest = hashlib.sha256()
+    for declaration in ordered:
+        digest.update(f"{declaration.name}\0{declaration.sha256}\0".encode("utf-8", "surrogateescape"))
+    tools = [{"name": d.name, "description": describe(d.raw), "parameters": d.parameters} for d in ordered]
+    return env.get_template("declarations.py.j2").render(
+        tools=tools, source=schemas_label, sha256=digest.hexdigest()
     )

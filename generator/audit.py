@@ -1,0 +1,337 @@
+"""`toolgen audit FILE...`: replay recorded tool calls through the validators, running nothing.
+
+Each line of a file is one JSON value holding zero or more tool calls, in any of the shapes
+agents log:
+
+* an OpenAI `tool_calls` entry `{"type": "function", "function": {"name", "arguments"}}`
+  (arguments a JSON string or an object), an assistant message `{"tool_calls": [...]}`, or
+  a whole chat completion `{"choices": [{"message": ...}]}`;
+* an OpenAI Responses item `{"type": "function_call", "name", "arguments"}` or response
+  `{"output": [...]}`;
+* an Anthropic `tool_use` block `{"type": "tool_use", "name", "input"}` or a message or
+  response `{"content": [...blocks]}`;
+* a plain `{"name", "arguments"}` (or `{"name", "input"}`) object;
+* a line of the run-time failure sink (runtime/failures.py): re-validated when it carries
+  the arguments, else its recorded issues are counted as they are;
+* a JSON array of any of these.
+
+Lines that are not JSON or hold an unrecognised object are counted and listed, never fatal.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO
+
+from generator.package import Package
+from generator.textui import table
+from runtime.failures import EVENT as SINK_EVENT
+
+UNDECODABLE = "undecodable"  # OpenAI arguments that are not JSON: the runtime rejects those too
+_MAX_BAD_LISTED = 20
+_NO_CALLS_TYPES = frozenset({"text", "tool_result", "thinking", "redacted_thinking", "message", "reasoning"})
+_INDEX = re.compile(r"\[\d+\]")
+_EXPECTED = re.compile(r"expected as `([^`]*)` but provided as `([^`]*)`$")
+
+
+class Unrecognised(Exception):
+    """A JSON value on a line that holds no recognisable tool call."""
+
+
+class Malformed(Unrecognised):
+    """Something that is clearly a tool call, but broken (a tool_use block without a name)."""
+
+
+@dataclass(frozen=True)
+class RecordedIssue:
+    kind: str
+    path: str
+    line: str
+
+
+@dataclass(frozen=True)
+class Call:
+    tool: str
+    arguments: Any = None
+    has_arguments: bool = True
+    undecodable: str | None = None  # why the arguments string is not JSON
+    recorded: tuple[RecordedIssue, ...] = ()  # a sink line's issues, when it has no arguments
+
+
+def calls_in(value: Any) -> list[Call]:
+    """The tool calls a decoded line holds, in order; raises Unrecognised for unknown shapes."""
+    if isinstance(value, list):
+        return [call for item in value for call in calls_in(item)]
+    if not isinstance(value, dict):
+        raise Unrecognised(f"expected an object or an array, found {_json_type(value)}")
+    for matches, extract in _SHAPES:
+        if matches(value):
+            return extract(value)
+    raise Unrecognised("no tool call found (keys: " + ", ".join(sorted(map(str, value))[:6]) + ")")
+
+
+def _json_type(value: Any) -> str:
+    names = {str: "a string", bool: "a boolean", int: "a number", float: "a number", type(None): "null"}
+    return names.get(type(value), type(value).__name__)
+
+
+def _name(value: dict[str, Any], what: str) -> str:
+    name = value.get("name")
+    if not isinstance(name, str):
+        raise Malformed(f"{what} without a name")
+    return name
+
+
+def _decoded(name: str, arguments: Any) -> Call:
+    """OpenAI sends arguments as a JSON string; some logs store them decoded."""
+    if not isinstance(arguments, str):
+        return Call(name, arguments)
+    try:
+        return Call(name, json.loads(arguments))
+    except (ValueError, RecursionError) as exc:
+        return Call(name, None, has_arguments=False, undecodable=f"arguments are not JSON: {exc}")
+
+
+def _openai_call(value: dict[str, Any]) -> list[Call]:
+    function = value["function"]
+    if not isinstance(function, dict):
+        raise Malformed("tool call whose function is not an object")
+    return [_decoded(_name(function, "tool call"), function.get("arguments", "{}"))]
+
+
+def _sink_line(value: dict[str, Any]) -> list[Call]:
+    tool = value.get("tool")
+    issues = value.get("issues")
+    if not isinstance(tool, str) or not isinstance(issues, list):
+        raise Malformed("failure record without a tool name or an issue list")
+    if "arguments" in value:
+        return [Call(tool, value["arguments"])]
+    recorded = []
+    for issue in issues:
+        if not isinstance(issue, dict) or not isinstance(issue.get("kind"), str):
+            raise Malformed("failure record with a malformed issue")
+        recorded.append(RecordedIssue(issue["kind"], str(issue.get("path", "")), str(issue.get("line", ""))))
+    return [Call(tool, None, has_arguments=False, recorded=tuple(recorded))]
+
+
+def _listed(key: str) -> Callable[[dict[str, Any]], list[Call]]:
+    def extract(value: dict[str, Any]) -> list[Call]:
+        items = value[key]
+        if items is None:  # an assistant message that called no tool
+            return []
+        if not isinstance(items, list):
+            raise Malformed(f"{key} is not a list")
+        return [call for item in items for call in _calls_or_none(item)]
+
+    return extract
+
+
+def _calls_or_none(item: Any) -> list[Call]:
+    """Inside a message or response, parts that hold no tool call (a text block) are fine."""
+    try:
+        return calls_in(item)
+    except Malformed:
+        raise
+    except Unrecognised:
+        return []
+
+
+def _message_without_calls(value: dict[str, Any]) -> list[Call]:
+    return []
+
+
+_SHAPES: tuple[tuple[Callable[[dict[str, Any]], bool], Callable[[dict[str, Any]], list[Call]]], ...] = (
+    (lambda v: v.get("event") == SINK_EVENT or ("tool" in v and "issues" in v), _sink_line),
+    (lambda v: v.get("type") == "function" and "function" in v, _openai_call),
+    (
+        lambda v: v.get("type") == "function_call",
+        lambda v: [_decoded(_name(v, "function_call"), v.get("arguments", "{}"))],
+    ),
+    (lambda v: v.get("type") == "tool_use", lambda v: [Call(_name(v, "tool_use block"), v.get("input", {}))]),
+    (lambda v: "tool_calls" in v, _listed("tool_calls")),
+    (lambda v: isinstance(v.get("choices"), list), _listed("choices")),
+    (lambda v: isinstance(v.get("output"), list), _listed("output")),
+    (lambda v: isinstance(v.get("content"), list), _listed("content")),
+    (lambda v: isinstance(v.get("message"), dict), lambda v: calls_in(v["message"])),
+    (lambda v: "name" in v and "arguments" in v, lambda v: [_decoded(_name(v, "call"), v["arguments"])]),
+    (lambda v: "name" in v and "input" in v, lambda v: [Call(_name(v, "call"), v["input"])]),
+    (lambda v: "role" in v or v.get("type") in _NO_CALLS_TYPES, _message_without_calls),
+)
+
+
+@dataclass(frozen=True)
+class BadLine:
+    file: str
+    line: int
+    reason: str
+
+
+@dataclass
+class Audit:
+    """Counts over every call replayed; `rejected` counts calls, the Counters count issues."""
+
+    files: list[str] = field(default_factory=list)
+    lines: int = 0
+    calls: int = 0
+    passed_through: int = 0  # calls to tools this package has no validator for
+    rejected: int = 0
+    replayed_from_records: int = 0  # sink lines without arguments: their issues as recorded
+    tool_calls: Counter[str] = field(default_factory=Counter)
+    tool_rejected: Counter[str] = field(default_factory=Counter)
+    validated_tools: set[str] = field(default_factory=set)
+    by_parameter: Counter[tuple[str, str, str, str]] = field(default_factory=Counter)
+    by_kind: Counter[str] = field(default_factory=Counter)
+    bad: list[BadLine] = field(default_factory=list)
+    bad_count: int = 0
+
+    @property
+    def validated(self) -> int:
+        return self.calls - self.passed_through
+
+    def add(self, package: Package, call: Call) -> None:
+        self.calls += 1
+        self.tool_calls[call.tool] += 1
+        if call.tool not in package.TOOL_NAMES:
+            self.passed_through += 1
+            return
+        self.validated_tools.add(call.tool)
+        issues: Iterable[Any]
+        if call.undecodable is not None:
+            issues = [RecordedIssue(UNDECODABLE, "", call.undecodable)]
+        elif call.has_arguments:
+            issues = package.issues(call.tool, call.arguments)
+        else:
+            self.replayed_from_records += 1
+            issues = call.recorded
+        counted = False
+        for issue in issues:
+            counted = True
+            self.by_kind[issue.kind] += 1
+            self.by_parameter[(call.tool, _parameter(issue.path), issue.kind, _detail(issue))] += 1
+        if counted:
+            self.rejected += 1
+            self.tool_rejected[call.tool] += 1
+
+    def bad_line(self, file: str, number: int, reason: str) -> None:
+        self.bad_count += 1
+        if len(self.bad) < _MAX_BAD_LISTED:
+            self.bad.append(BadLine(file, number, reason))
+
+
+def _parameter(path: str) -> str:
+    """Paths aggregated over array positions: `questions[0].header` -> `questions[*].header`."""
+    return _INDEX.sub("[*]", path) if path else "(input)"
+
+
+def _detail(issue: Any) -> str:
+    if issue.kind != "type":
+        return ""
+    found = _EXPECTED.search(issue.line)
+    return f"{found.group(2)} instead of {found.group(1)}" if found else ""
+
+
+def audit_stream(
+    audit: Audit, package: Package, name: str, stream: BinaryIO, progress: Callable[[int], None]
+) -> None:
+    audit.files.append(name)
+    for number, raw in enumerate(stream, start=1):
+        progress(len(raw))
+        if not raw.strip():
+            continue
+        audit.lines += 1
+        for call in _line_calls(audit, name, number, raw):
+            audit.add(package, call)
+
+
+def _line_calls(audit: Audit, name: str, number: int, raw: bytes) -> list[Call]:
+    try:
+        return calls_in(json.loads(raw.decode("utf-8")))
+    except UnicodeDecodeError as exc:
+        audit.bad_line(name, number, f"not UTF-8 text (byte {exc.start})")
+    except ValueError as exc:
+        audit.bad_line(name, number, f"not JSON: {exc}")
+    except RecursionError:
+        audit.bad_line(name, number, "nested too deeply")
+    except Unrecognised as exc:
+        audit.bad_line(name, number, str(exc))
+    return []
+
+
+def _sorted(counter: Counter[Any]) -> Iterator[tuple[Any, int]]:
+    return iter(sorted(counter.items(), key=lambda item: (-item[1], item[0])))
+
+
+def as_json(audit: Audit) -> dict[str, Any]:
+    return {
+        "files": audit.files,
+        "lines": audit.lines,
+        "bad_lines": audit.bad_count,
+        "calls": audit.calls,
+        "validated": audit.validated,
+        "passed_through": audit.passed_through,
+        "rejected": audit.rejected,
+        "counted_from_records": audit.replayed_from_records,
+        "by_tool": [
+            {
+                "tool": tool,
+                "validated": tool in audit.validated_tools,
+                "calls": calls,
+                "rejected": audit.tool_rejected[tool],
+            }
+            for tool, calls in sorted(
+                audit.tool_calls.items(), key=lambda i: (-audit.tool_rejected[i[0]], -i[1], i[0])
+            )
+        ],
+        "by_parameter": [
+            {"tool": t, "parameter": p, "kind": k, "detail": d, "count": n}
+            for (t, p, k, d), n in _sorted(audit.by_parameter)
+        ],
+        "by_kind": [{"kind": k, "issues": n} for k, n in _sorted(audit.by_kind)],
+        "bad": [{"file": b.file, "line": b.line, "reason": b.reason} for b in audit.bad],
+    }
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _tool_row(entry: dict[str, Any]) -> tuple[object, ...]:
+    if not entry["validated"]:
+        return (entry["tool"], entry["calls"], "-", "not validated")
+    return (entry["tool"], entry["calls"], entry["rejected"], _percent(entry["rejected"], entry["calls"]))
+
+
+def _percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "0.0%"
+
+
+def render(audit: Audit, package_label: str) -> str:
+    data = as_json(audit)
+    rows: list[tuple[object, ...]]
+    out = [
+        f"{_count(len(audit.files), 'file')}, {_count(audit.lines, 'line')}, "
+        f"{_count(audit.calls, 'tool call')}, {_count(audit.bad_count, 'bad line')}",
+        f"would be rejected: {audit.rejected} of {_count(audit.validated, 'validated call')} "
+        f"({_percent(audit.rejected, audit.validated)}); passed through: {audit.passed_through} "
+        f"(tools without a validator in {package_label})",
+    ]
+    if audit.replayed_from_records:
+        out.append(f"({audit.replayed_from_records} failure records without arguments counted as recorded)")
+    if data["by_tool"]:
+        rows = [_tool_row(t) for t in data["by_tool"]]
+        out += ["", table(("tool", "calls", "rejected", "share"), rows, (False, True, True, True))]
+    if data["by_parameter"]:
+        rows = [(p["tool"], p["parameter"], p["kind"], p["detail"], p["count"]) for p in data["by_parameter"]]
+        out += ["", table(("tool", "parameter", "kind", "detail", "issues"), rows, (False,) * 4 + (True,))]
+    if data["by_kind"]:
+        rows = [(k["kind"], k["issues"]) for k in data["by_kind"]]
+        out += ["", table(("kind", "issues"), rows, (False, True))]
+    if audit.bad:
+        out += ["", "bad lines:"] + [f"  {b.file}:{b.line}: {b.reason}" for b in audit.bad]
+        if audit.bad_count > len(audit.bad):
+            out.append(f"  ... and {audit.bad_count - len(audit.bad)} more")
+    return "\n".join(out)

@@ -1,0 +1,219 @@
+"""`toolgen generate` and `toolgen check`: summary line, drift diff (plain or coloured), exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.toolgen_cli import ROOT, invoke, run_process
+
+SUMMARY = re.compile(
+    r"^(\d+ tools: \d+ changed, \d+ unchanged, \d+ removed(?: \(\+\d package files?\))?) in \d+\.\ds\n$"
+)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    schemas = tmp_path / "schemas"
+    schemas.mkdir()
+    for name in ("Write", "TaskUpdate", "CronList"):
+        shutil.copy(ROOT / "tool_schemas" / f"{name}.json", schemas)
+    return tmp_path
+
+
+toolgen = invoke
+
+
+def generate(project: Path, *extra: str) -> Any:
+    return toolgen("generate", "--schemas", str(project / "schemas"), "--out", str(project / "out"), *extra)
+
+
+def summary(result: Any) -> str:
+    found = SUMMARY.match(result.stdout)
+    assert found, result.stdout
+    return found.group(1)
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def edit_description(project: Path, text: str) -> None:
+    path = project / "schemas" / "Write.json"
+    declaration = json.loads(path.read_text("utf-8"))
+    declaration["function"]["parameters"]["properties"]["content"]["description"] = text
+    path.write_text(json.dumps(declaration, indent=2), "utf-8")
+
+
+def test_generate_prints_a_one_line_summary(project: Path) -> None:
+    first = generate(project)
+    assert (first.exit_code, summary(first)) == (
+        0,
+        "3 tools: 3 changed, 0 unchanged, 0 removed (+3 package files)",
+    )
+    again = generate(project)
+    assert summary(again) == "3 tools: 0 changed, 3 unchanged, 0 removed"
+    edit_description(project, "New text.")
+    (project / "schemas" / "CronList.json").unlink()
+    third = generate(project)
+    assert summary(third) == "2 tools: 1 changed, 1 unchanged, 1 removed (+2 package files)"
+    assert sorted(p.name for p in (project / "out").glob("cron*")) == []
+
+
+def test_check_in_sync(project: Path) -> None:
+    generate(project)
+    result = toolgen("check", "--schemas", str(project / "schemas"), "--out", str(project / "out"))
+    assert (result.exit_code, result.stdout) == (0, f"{project / 'out'}: in sync (3 tools)\n")
+
+
+def test_check_prints_a_plain_diff_off_a_terminal_and_the_fixing_command(project: Path) -> None:
+    generate(project)
+    before = snapshot(project / "out")
+    edit_description(project, "New text.")
+    for command in (["check"], ["generate", "--check"]):
+        result = toolgen(*command, "--schemas", str(project / "schemas"), "--out", str(project / "out"))
+        assert result.exit_code == 1
+        assert "\x1b[" not in result.output
+        assert (
+            f"--- a/{project}/out/write_3f00927a.py\n+++ b/{project}/out/write_3f00927a.py\n" in result.stdout
+        )
+        assert re.search(r'^\+ .*"description": "New text\."', result.stdout, re.MULTILINE)
+        assert result.stderr.splitlines()[-1] == (
+            "generated code is out of sync; run: "
+            f"toolgen generate --schemas {project}/schemas --out {project}/out"
+        )
+        assert "changed: " + f"{project}/out/write_3f00927a.py" in result.stderr.splitlines()
+    assert snapshot(project / "out") == before
+
+
+def test_check_colours_the_diff_when_asked(project: Path) -> None:
+    generate(project)
+    edit_description(project, "New text.")
+    args = ("check", "--schemas", str(project / "schemas"), "--out", str(project / "out"))
+    coloured = toolgen(*args, "--color", color=True)
+    assert coloured.exit_code == 1
+    assert f"\x1b[1m--- a/{project}/out/write_3f00927a.py\x1b[0m\n" in coloured.stdout
+    assert re.search(r'^\x1b\[32m\+ .*"description": "New text\.".*\x1b\[0m$', coloured.stdout, re.MULTILINE)
+    assert re.search(r"\x1b\[36m@@ -\d+,\d+ \+\d+,\d+ @@\x1b\[0m\n", coloured.stdout)
+    assert "\x1b[31m-" in coloured.stdout
+    assert "\x1b[" not in toolgen(*args, "--no-color", color=True).stdout
+
+
+def test_refusals_and_strict_exit_2_and_write_nothing(project: Path) -> None:
+    bad = '{"name": "Bad", "input_schema": {"properties": {"a": {"type": "list"}}}}'
+    (project / "schemas" / "Bad.json").write_text(bad, "utf-8")
+    refused = generate(project)
+    assert refused.exit_code == 2
+    assert refused.stderr == (
+        'error: Bad.json: /input_schema/properties/a/type: unknown type "list"; '
+        "expected one of string, number, integer, boolean, object, array, null\n"
+    )
+    (project / "schemas" / "Bad.json").write_text(
+        '{"name": "Bad", "input_schema": {"properties": {"a": true}}}'
+    )
+    strict = generate(project, "--strict")
+    assert strict.exit_code == 2
+    assert strict.stderr.splitlines() == [
+        "warning: Bad.json: /input_schema/properties/a: boolean subschema true constrains nothing here",
+        "error: 1 warning(s) under --strict; nothing written",
+    ]
+    assert not (project / "out").exists()
+
+
+def test_help_of_every_command_is_complete() -> None:
+    top = toolgen("--help").stdout
+    for command in ("generate", "check", "validate", "explain", "audit"):
+        assert re.search(rf"^  {command}\s+\S", top, re.MULTILINE), command
+    options = {
+        "generate": ["--schemas DIR", "--out DIR", "--check", "--strict", "--color / --no-color"],
+        "check": ["--schemas DIR", "--out DIR", "--strict", "--color / --no-color"],
+        "validate": ["TOOL [JSON | -]", "--out DIR", "Exit 0 when the call"],
+        "explain": ["TOOL", "--schemas DIR", "not enforced"],
+        "audit": ["FILE...", "--out DIR", "--json", "--progress / --no-progress", "tool_use"],
+    }
+    for command, expected in options.items():
+        text = " ".join(toolgen(command, "--help").stdout.split())
+        for fragment in expected:
+            assert fragment in text, (command, fragment)
+
+
+def test_generate_and_check_in_a_real_process(project: Path) -> None:
+    out = ["--schemas", str(project / "schemas"), "--out", str(project / "out")]
+    generated = run_process("generate", *out)
+    assert (generated.returncode, SUMMARY.match(generated.stdout) is not None) == (0, True)
+    checked = run_process("check", *out)
+    assert (checked.returncode, checked.stdout) == (0, f"{project}/out: in sync (3 tools)\n")
+    edit_description(project, "Other.")
+    drift = run_process("check", *out)
+    assert drift.returncode == 1 and "\x1b[" not in drift.stdout
+    assert drift.stderr.endswith(f"run: python -m generator generate {' '.join(out)}\n")
+
+
+def hooks(text: str) -> list[dict[str, str]]:
+    """The flat list of mappings .pre-commit-hooks.yaml uses (no YAML library at run time)."""
+    found: list[dict[str, str]] = []
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if line.startswith("- "):
+            found.append({})
+            line = line[2:]
+        key, _, value = line.strip().partition(": ")
+        found[-1][key] = value
+    return found
+
+
+def test_pre_commit_hook_runs_toolgen_check(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    [hook] = hooks((ROOT / ".pre-commit-hooks.yaml").read_text("utf-8"))
+    assert (hook["id"], hook["entry"], hook["language"], hook["pass_filenames"]) == (
+        "toolgen-check",
+        "toolgen check",
+        "system",
+        "false",
+    )
+    assert re.search(hook["files"], "tool_schemas/Write.json") and re.search(hook["files"], "generated/x.py")
+    assert not re.search(hook["files"], "src/tool_schemas/x.json")
+    shutil.copytree(project / "schemas", project / "tool_schemas")
+    monkeypatch.chdir(project)
+    command = hook["entry"].split()[1:]
+    assert toolgen(*command).exit_code == 1  # nothing generated yet
+    toolgen("generate")
+    assert (toolgen(*command).exit_code, toolgen(*command).stdout) == (0, "generated: in sync (3 tools)\n")
+
+
+def run_on_terminal(*args: str) -> tuple[int, str]:
+    """Run `python -m generator ARGS` with standard output on a pseudo-terminal."""
+    master, slave = os.openpty()
+    command = [sys.executable, "-m", "generator", *args]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=slave, stderr=subprocess.DEVNULL)
+    os.close(slave)
+    chunks: list[bytes] = []
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: the terminal's other end closed
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(master)
+    return process.wait(), b"".join(chunks).decode("utf-8")
+
+
+def test_diff_is_coloured_on_a_real_terminal_only(project: Path) -> None:
+    out = ["--schemas", str(project / "schemas"), "--out", str(project / "out")]
+    generate(project)
+    edit_description(project, "Other.")
+    status, text = run_on_terminal("check", *out)
+    assert status == 1
+    assert "\x1b[32m+" in text and "\x1b[31m-" in text
+    plain = run_process("check", *out)  # standard output is a pipe here
+    assert plain.returncode == 1 and "\x1b[" not in plain.stdout

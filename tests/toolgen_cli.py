@@ -1,0 +1,23 @@
+"""Running toolgen commands in tests: in-process with click's runner, or as a real process."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner, Result
+
+from generator.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def invoke(*args: str, stdin: str | None = None, color: bool = False) -> Result:
+    return CliRunner().invoke(main, list(args), input=stdin, prog_name="toolgen", color=color)
+
+
+def run_process(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """`python -m generator ARGS` from the project root, as CI and users run it."""
+    command = [sys.executable, "-m", "generator", *args]
+    return subprocess.run(command, cwd=ROOT, input=stdin, capture_output=True, text=True, check=False)
