@@ -1,0 +1,120 @@
+"""Differential tests: random schemas of the subset, near-valid random inputs.
+
+For every (schema, input) pair the generated validator's verdict must equal the jsonschema
+library's (Draft 2020-12) on a rewrite with the same meaning (tests/strategies.py:
+to_jsonschema), and its message and issues must equal tests/reference.py's. All schemas
+are generated into ONE package per session; hypothesis then draws the inputs.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
+
+from tests import reference
+from tests.genpkg import shared_package
+from tests.strategies import JSON_VALUES, random_roots, to_jsonschema, values_for
+
+SEED = 20261202
+SCHEMAS = 160
+CHUNKS = 8
+EXAMPLES = 130  # per chunk; each example checks PAIRS_PER_EXAMPLE pairs
+PAIRS_PER_EXAMPLE = 5
+ROOTS = random_roots(SEED, SCHEMAS)
+
+
+def tool(i: int) -> str:
+    return f"S{i:03d}"
+
+
+@pytest.fixture(scope="session")
+def diff_pkg(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
+    return shared_package(
+        tmp_path_factory, "differential_validators", lambda: {tool(i): s for i, s in enumerate(ROOTS)}
+    )
+
+
+VALIDATORS = [Draft202012Validator(to_jsonschema(schema)) for schema in ROOTS]
+INPUTS = [values_for(schema, JSON_VALUES) for schema in ROOTS]
+
+
+def check_pair(pkg: ModuleType, i: int, args: Any) -> None:
+    name = tool(i)
+    message = pkg.validate(name, args)
+    expected = VALIDATORS[i].is_valid(args) if isinstance(args, dict) else False
+    assert (message is None) == expected, (ROOTS[i], args, message)
+    assert message == reference.message(name, ROOTS[i], args), (ROOTS[i], args)
+    assert [tuple(x) for x in pkg.issues(name, args)] == reference.issues(ROOTS[i], args)
+
+
+def pairs(chunk: int) -> st.SearchStrategy[list[tuple[int, Any]]]:
+    indices = st.sampled_from(range(chunk, SCHEMAS, CHUNKS))
+    pair = indices.flatmap(lambda i: st.tuples(st.just(i), INPUTS[i]))
+    return st.lists(pair, min_size=PAIRS_PER_EXAMPLE, max_size=PAIRS_PER_EXAMPLE)
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_verdict_matches_jsonschema_and_message_matches_reference(diff_pkg: ModuleType, chunk: int) -> None:
+    checked: list[bool] = []
+
+    @settings(
+        max_examples=EXAMPLES,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+    @given(pairs(chunk))
+    def run(drawn: list[tuple[int, Any]]) -> None:
+        for i, args in drawn:
+            check_pair(diff_pkg, i, args)
+            checked.append(VALIDATORS[i].is_valid(args))
+
+    run()
+    # Thousands of pairs overall, and both verdicts well represented in every chunk.
+    assert len(checked) >= EXAMPLES * PAIRS_PER_EXAMPLE
+    assert checked.count(True) >= len(checked) // 10
+    assert checked.count(False) >= len(checked) // 10
+
+
+def test_random_schemas_cover_the_subset() -> None:
+    """The schema sample exercises every feature the differential test claims to cover."""
+    seen: set[str] = set()
+
+    def walk(schema: Any) -> None:
+        if isinstance(schema, bool):
+            seen.add(f"boolean {schema}")
+            return
+        seen.update(k for k in schema if k != "additionalProperties")
+        if isinstance(schema.get("type"), list):
+            seen.add("type list")
+        extra = schema.get("additionalProperties")
+        if extra is not None:
+            seen.add(
+                f"additionalProperties {type(extra).__name__} {extra if isinstance(extra, bool) else ''}"
+            )
+        if set(schema.get("required", [])) - set(schema.get("properties", {})):
+            seen.add("required without property")
+        if isinstance(schema.get("enum"), list) and len({type(m) for m in schema["enum"]}) > 1:
+            seen.add("mixed enum")
+        for sub in schema.get("properties", {}).values():
+            walk(sub)
+        if isinstance(extra, dict):
+            walk(extra)
+        if isinstance(schema.get("items"), (dict, bool)):
+            walk(schema["items"])
+
+    for schema in ROOTS:
+        walk(schema)
+    wanted = {
+        "type", "type list", "enum", "mixed enum", "properties", "required", "required without property",
+        "items", "boolean True", "boolean False", "additionalProperties bool True",
+        "additionalProperties bool False", "additionalProperties dict ", "patternProperties", "anyOf",
+        "$ref", "if", "unevaluatedProperties", "minLength", "format",
+    }  # fmt: skip
+    assert wanted <= seen
