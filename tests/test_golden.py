@@ -55,7 +55,7 @@ def test_a_mismatch_names_the_command_and_shows_the_diff(fresh: dict[str, str]) 
     changed = fresh[name].replace('TOOL_NAME = "Read"', 'TOOL_NAME = "Reader"')
     problem = mismatch(name, fresh[name], changed)
     assert problem is not None
-    lines = lines
+    lines = problem.splitlines()
     assert lines[:3] == [
         f"{name} differs from its golden copy; if intended, run `python -m tests.update_golden`",
         f"--- tests/golden/{name}",
