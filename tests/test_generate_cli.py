@@ -162,7 +162,8 @@ def test_refused_declaration_exits_2_with_one_line_and_writes_nothing(
 
 
 def test_refusal_of_non_json_numbers_names_the_pointer(project: Path) -> None:
-    text = '{"type": "function", "function": {"name": "N", "parameters": {"properties": {"x": {"enum": [1, NaN]}}}}}'
+    parameters = '{"properties": {"x": {"enum": [1, NaN]}}}'
+    text = '{"type": "function", "function": {"name": "N", "parameters": ' + parameters + "}}"
     (project / "tool_schemas" / "N.json").write_text(text, "utf-8")
     shutil.rmtree(project / "generated")
     result = run("--out", "fresh")

@@ -20,17 +20,16 @@ import generated
 from tests.genpkg import ROOT
 from tests.strategies import values_for
 
-PARAMETERS = {
-    json.loads(p.read_text("utf-8"))["function"]["name"]: json.loads(p.read_text("utf-8"))["function"][
-        "parameters"
-    ]
-    for p in sorted((ROOT / "tool_schemas").glob("*.json"))
-}
-CALLS: list[tuple[str, Any]] = [
-    (tool, args)
-    for tool in sorted(PARAMETERS)
-    for args in ({}, [], {"zz": 1, "file_path": None, "questions": [{"options": [{}]}]}, {"taskId": "1"})
-]
+FILES = sorted((ROOT / "tool_schemas").glob("*.json"))
+FUNCTIONS = [json.loads(p.read_text("utf-8"))["function"] for p in FILES]
+PARAMETERS = {function["name"]: function["parameters"] for function in FUNCTIONS}
+ARGS: tuple[Any, ...] = (
+    {},
+    [],
+    {"zz": 1, "file_path": None, "questions": [{"options": [{}]}]},
+    {"taskId": "1"},
+)
+CALLS = [(tool, args) for tool in sorted(PARAMETERS) for args in ARGS]
 
 
 def _run(code: str, *args: str, isolated: tuple[str, ...] = ("-I", "-S")) -> Any:
@@ -52,7 +51,8 @@ for name in ("generated", "generator", "tests", "jinja2", "black", "click"):
     except ModuleNotFoundError:
         pass
 package = importlib.import_module(sys.argv[2])
-results = [[package.validate(t, a), [list(i) for i in package.issues(t, a)]] for t, a in json.loads(sys.argv[3])]
+calls = json.loads(sys.argv[3])
+results = [[package.validate(t, a), [list(i) for i in package.issues(t, a)]] for t, a in calls]
 modules = sorted({m.__file__ for n, m in sys.modules.items() if n.startswith(sys.argv[2])})
 print(json.dumps({"importable": importable, "results": results, "files": modules,
                   "tools": sorted(package.TOOL_NAMES)}))

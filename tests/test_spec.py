@@ -452,7 +452,8 @@ def test_keywords_outside_the_subset_never_block(pkg: ModuleType) -> None:
     real("AskUserQuestion", {"questions": []})
     module = importlib.import_module("." + pkg._MODULES["Ignored"], pkg.__name__)
     where = "/function/parameters/properties/"
-    assert module.NOT_ENFORCED == (
+    not_enforced = module.NOT_ENFORCED
+    assert not_enforced == (
         (where + "s", ("const", "format", "minLength", "pattern")),
         (where + "n", ("maximum", "minimum", "multipleOf")),
         (where + "a", ("minItems", "uniqueItems")),
@@ -500,7 +501,7 @@ def test_bool_is_never_a_number_or_integer(pkg: ModuleType) -> None:
 
 
 def test_type_names_of_every_json_type(pkg: ModuleType) -> None:
-    provided = {"z": None, "b": True, "n": 1.5, "s": "x", "o": {}, "a": []}
+    provided: dict[str, Any] = {"z": None, "b": True, "n": 1.5, "s": "x", "o": {}, "a": []}
     names = {"z": "null", "b": "boolean", "n": "number", "s": "string", "o": "object", "a": "array"}
     for key, value in provided.items():
         target = "z" if key != "z" else "s"
@@ -614,7 +615,8 @@ def test_booleans_never_equal_numbers(pkg: ModuleType) -> None:
 
 def test_null_equals_only_null(pkg: ModuleType) -> None:
     own(pkg, "Enums", {"nul": None})
-    for value in (0, "", False, [], {}, "null"):
+    others: tuple[Any, ...] = (0, "", False, [], {}, "null")
+    for value in others:
         own(pkg, "Enums", {"nul": value}, invalid("nul", "null"))
 
 
@@ -689,8 +691,16 @@ def test_enum_mismatch_stops_the_visit_and_a_match_continues_it(pkg: ModuleType)
 
 
 def test_whole_input_not_a_dict() -> None:
-    cases = [([], "array"), (None, "null"), ("x", "string"), (3, "number"), (True, "boolean"),
-             ((1,), "tuple"), (b"", "bytes"), (Widget(), "Widget")]  # fmt: skip
+    cases: list[tuple[Any, str]] = [
+        ([], "array"),
+        (None, "null"),
+        ("x", "string"),
+        (3, "number"),
+        (True, "boolean"),
+        ((1,), "tuple"),
+        (b"", "bytes"),
+        (Widget(), "Widget"),
+    ]
     for args, name in cases:
         line = f"The tool input type is expected as `object` but provided as `{name}`"
         real("Read", args, line)
@@ -741,6 +751,4 @@ def _minimal(schema: Any) -> Any:
     if "enum" in schema:
         return schema["enum"][0]
     kind = schema.get("type")
-    return {"string": "x", "number": 1, "integer": 1, "boolean": False, "array": [], "object": {}}.get(
-        kind, None
-    )
+    return {"string": "x", "number": 1, "integer": 1, "boolean": False, "array": [], "object": {}}.get(kind)
