@@ -14,7 +14,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 TYPE_NAMES = ("string", "number", "integer", "boolean", "object", "array", "null")
-NAMES = ("a", "b", "c", "a.b", "x y", "", "é", "`q`", "1", "type")
+NAMES = ("a", "b", "c", "a.b", "x y", "", "é", "`q`", "1", "type", 'q"', "\\", "new\nline", "__class__")
 ENUM_POOL: tuple[Any, ...] = (
     "a", "b", "", "é", 0, 1, 1.0, -1, 2.5, True, False, None,
     [], [1], [True], [1, "a"], {}, {"a": 1}, {"a": False}, {"a": [None]},

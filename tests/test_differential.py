@@ -31,8 +31,12 @@ PAIRS_PER_EXAMPLE = 5
 ROOTS = random_roots(SEED, SCHEMAS)
 
 
+# Tool names reach generated code and messages: some carry quotes, newlines and backslashes.
+SUFFIXES = ("", ' "q"', "\n'x'", "`b`", " é", "\\", "'''")
+
+
 def tool(i: int) -> str:
-    return f"S{i:03d}"
+    return f"S{i:03d}{SUFFIXES[i % len(SUFFIXES)]}"
 
 
 VALIDATORS = [Draft202012Validator(to_jsonschema(schema)) for schema in ROOTS]
