@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 TYPE_NAMES = ("string", "number", "integer", "boolean", "object", "array", "null")
@@ -114,8 +115,13 @@ def any_schema(rng: random.Random, depth: int) -> dict[str, Any]:
         return _decorate(rng, {"type": _types(rng), "enum": _enum(rng)})
     if roll < 0.55:
         return _decorate(rng, {})
-    if roll < 0.6:  # object keywords under a type that may exclude objects
-        return {"type": _types(rng), "properties": {"a": {"type": "string"}}, "required": ["a"]}
+    if roll < 0.6:  # object and array keywords under a type that may exclude them
+        return {
+            "type": _types(rng),
+            "properties": {"a": {"type": "string"}},
+            "required": ["a"],
+            "items": {"enum": [1]},
+        }
     if roll < 0.8:
         return object_schema(rng, depth)
     return array_schema(rng, depth)
@@ -167,6 +173,18 @@ def to_jsonschema(schema: Any) -> dict[str, Any]:
 
 
 # ---------- inputs ----------
+
+
+def reproducible(examples: int) -> settings:
+    """Hypothesis settings for CI: the same examples on every run, no database, no deadline."""
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+
 
 SCALARS = st.one_of(
     st.none(),

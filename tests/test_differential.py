@@ -15,13 +15,13 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from tests import reference
 from tests.genpkg import package_for
-from tests.strategies import JSON_VALUES, random_roots, to_jsonschema, values_for
+from tests.strategies import JSON_VALUES, random_roots, reproducible, to_jsonschema, values_for
 
 SEED = 20261202
 SCHEMAS = 160
@@ -66,13 +66,7 @@ def test_verdict_matches_jsonschema_and_message_matches_reference(tmp_path: Path
     diff_pkg = package_for(tmp_path, f"differential_{chunk}", {tool(i): ROOTS[i] for i in members(chunk)})
     checked: list[bool] = []
 
-    @settings(
-        max_examples=EXAMPLES,
-        deadline=None,
-        derandomize=True,
-        database=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    )
+    @reproducible(EXAMPLES)
     @given(pairs(chunk))
     def run(drawn: list[tuple[int, Any]]) -> None:
         for i, args in drawn:

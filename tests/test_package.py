@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import generated
 from tests.genpkg import ROOT
-from tests.strategies import values_for
+from tests.strategies import reproducible, values_for
 
 FILES = sorted((ROOT / "tool_schemas").glob("*.json"))
 FUNCTIONS = [json.loads(p.read_text("utf-8"))["function"] for p in FILES]
@@ -205,13 +205,7 @@ def check_never_raises(tool: str, args: Any) -> None:
 def test_no_validator_raises_or_mutates_on_arbitrary_python_values(tool: str) -> None:
     near = values_for(PARAMETERS[tool], PYTHON_VALUES)
 
-    @settings(
-        max_examples=60,
-        deadline=None,
-        derandomize=True,
-        database=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    )
+    @reproducible(60)
     @given(st.one_of(near, PYTHON_VALUES))
     def run(args: Any) -> None:
         check_never_raises(tool, args)
