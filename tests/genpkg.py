@@ -1,0 +1,81 @@
+"""Generate purpose-built declarations into a throw-away package and import it.
+
+Tests that need validators for schemas of their own write declarations to a folder, run the
+real pipeline (`generator.build.build`, then `generator.write.plan`/`apply`) and import the
+result under the output folder's own name, exactly as a user of the package would.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import importlib.util
+import json
+import os
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from generator.build import build
+from generator.write import apply, plan
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def declaration(name: str, parameters: Any) -> dict[str, Any]:
+    return {"type": "function", "function": {"name": name, "description": "test", "parameters": parameters}}
+
+
+def write_declarations(folder: Path, tools: Mapping[str, Any]) -> None:
+    """One declaration file per tool, named by position so file order is declaration order."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for i, (name, parameters) in enumerate(tools.items()):
+        text = json.dumps(declaration(name, parameters), ensure_ascii=False, indent=1)
+        (folder / f"t{i:04d}.json").write_text(text, "utf-8")
+
+
+def generate(schemas: Path, out: Path) -> None:
+    apply(plan(out, build(schemas).files))
+
+
+def import_package(out: Path) -> ModuleType:
+    """Import the generated folder under its own name (which must be unique in this process)."""
+    name = out.name
+    spec = importlib.util.spec_from_file_location(
+        name, out / "__init__.py", submodule_search_locations=[str(out)]
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def package_for(tmp: Path, name: str, tools: Mapping[str, Any]) -> ModuleType:
+    """Declarations -> generated package `name` under `tmp` -> the imported package."""
+    write_declarations(tmp / f"{name}_schemas", tools)
+    generate(tmp / f"{name}_schemas", tmp / name)
+    return import_package(tmp / name)
+
+
+def shared_package(
+    factory: pytest.TempPathFactory, name: str, make_tools: Callable[[], Mapping[str, Any]]
+) -> ModuleType:
+    """Like package_for, but built once per test session even when xdist runs several workers.
+
+    Workers share the parent of their base temp folder; the first one to take the lock
+    generates, the others import what it wrote. `make_tools` must be deterministic.
+    """
+    base = factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    done = shared / f"{name}.done"
+    with (shared / f"{name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            write_declarations(shared / f"{name}_schemas", make_tools())
+            generate(shared / f"{name}_schemas", shared / name)
+            done.touch()
+    return import_package(shared / name)
