@@ -21,7 +21,7 @@ OLD = 1_000_000_000_000_000_000  # an mtime in 2001: any write would change it
 
 
 def run(*args: str) -> Result:
-    return CliRunner().invoke(main, ["generate", *args])
+    return CliRunner().invoke(main, ["generate", *args], prog_name="python -m generator")
 
 
 def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
@@ -44,7 +44,7 @@ def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
         patch.chdir(root)
         result = run()
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith("2 tools: 4 written, 0 unchanged, 0 removed in ")
+    assert result.stdout.startswith("2 tools: 2 changed, 0 unchanged, 0 removed (+3 package files) in ")
     return root
 
 
@@ -123,7 +123,7 @@ def test_generate_rewrites_only_what_changed_and_deletes_only_marked_orphans(pro
     before = snapshot(generated)
     result = run()
     assert result.exit_code == 0
-    assert result.stdout.startswith("2 tools: 1 written, 3 unchanged, 1 removed in ")
+    assert result.stdout.startswith("2 tools: 1 changed, 1 unchanged, 1 removed in ")
     after = snapshot(generated)
     assert set(after) == set(before) - {"gone_12345678.py"}
     assert after[READ][1] != OLD
@@ -184,5 +184,5 @@ def test_default_run_from_the_project_root_leaves_generated_byte_identical(
     monkeypatch.chdir(tmp_path)
     result = run()
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith("25 tools: 0 written, 27 unchanged, 0 removed in ")
+    assert result.stdout.startswith("25 tools: 0 changed, 25 unchanged, 0 removed in ")
     assert snapshot(tmp_path / "generated") == before
