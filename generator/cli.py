@@ -10,7 +10,7 @@ import click
 
 from generator.build import build
 from generator.errors import DeclarationError
-from generator.write import OutputError, apply, diff, plan
+from generator.write import OutputError, check_output_folder, diff, plan_locked, write_locked
 
 
 @click.group()
@@ -41,14 +41,15 @@ def generate(schemas: Path, out: Path, check: bool, strict: bool) -> None:
     """Generate one validator module per tool declaration."""
     started = time.perf_counter()
     try:
+        check_output_folder(out, schemas)
         result = build(schemas)
         for warning in result.warnings:
             click.echo(str(warning), err=True)
         if strict and result.warnings:
             click.echo(f"error: {len(result.warnings)} warning(s) under --strict; nothing written", err=True)
             sys.exit(2)
-        todo = plan(out, result.files)
         if check:
+            todo = plan_locked(out, result.files)
             if todo.in_sync:
                 click.echo(f"{out.as_posix()}: in sync ({len(result.tools)} tools)")
                 return
@@ -62,7 +63,7 @@ def generate(schemas: Path, out: Path, check: bool, strict: bool) -> None:
                     click.echo(f"{label}: {(out / name).as_posix()}", err=True)
             click.echo("generated code is out of sync; run: python -m generator generate", err=True)
             sys.exit(1)
-        apply(todo)
+        todo = write_locked(out, result.files)
     except (DeclarationError, OutputError) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)

@@ -12,6 +12,10 @@ from typing import Any
 from generator.errors import DeclarationError, pointer_join
 
 NO_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
+# Arrays and objects nested deeper than this are refused: lowering recurses about three frames
+# per schema level, and a refusal with a pointer beats a RecursionError. 200 JSON levels still
+# allow a schema nested about 100 object levels (or 200 array levels) deep.
+MAX_DEPTH = 200
 
 
 @dataclass(frozen=True)
@@ -64,8 +68,10 @@ def _has_lone_surrogate(text: str) -> bool:
     return False
 
 
-def _strict_json(value: Any, file: str, pointer: str) -> Any:
+def _strict_json(value: Any, file: str, pointer: str, depth: int = 0) -> Any:
     """Turn the decoder's markers into refusals and plain dicts; reject non-Unicode text."""
+    if isinstance(value, (list, dict)) and depth >= MAX_DEPTH:
+        raise DeclarationError(file, pointer, f"nested more than {MAX_DEPTH} arrays/objects deep")
     if isinstance(value, _NonFinite):
         raise DeclarationError(file, pointer, f"{value.literal} is not a JSON number")
     if isinstance(value, str):
@@ -73,7 +79,7 @@ def _strict_json(value: Any, file: str, pointer: str) -> Any:
             raise DeclarationError(file, pointer, "string is not valid Unicode (lone surrogate)")
         return value
     if isinstance(value, list):
-        return [_strict_json(v, file, pointer_join(pointer, i)) for i, v in enumerate(value)]
+        return [_strict_json(v, file, pointer_join(pointer, i), depth + 1) for i, v in enumerate(value)]
     if isinstance(value, dict):
         if isinstance(value, _Pairs) and value.duplicates:
             where = pointer_join(pointer, value.duplicates[0])
@@ -83,7 +89,7 @@ def _strict_json(value: Any, file: str, pointer: str) -> Any:
             where = pointer_join(pointer, key)
             if _has_lone_surrogate(key):
                 raise DeclarationError(file, pointer, "member name is not valid Unicode (lone surrogate)")
-            result[key] = _strict_json(member, file, where)
+            result[key] = _strict_json(member, file, where, depth + 1)
         return result
     return value
 
@@ -113,7 +119,10 @@ def _display_name(path: Path) -> str:
 
 def read_declaration(path: Path) -> Declaration:
     file = _display_name(path)
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise DeclarationError(file, "", f"cannot read the file: {exc.strerror or exc}") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
