@@ -77,11 +77,16 @@ def fresh_package_dir(tmp: Path) -> Path:
     return tmp / f"pkg_{os.getpid()}_{_packages}"
 
 
-@contextmanager
-def package_for(tmp: Path, declarations: list[dict[str, Any]]) -> Iterator[ModuleType]:
+def build_package(tmp: Path, declarations: list[dict[str, Any]]) -> Path:
+    """Write the declarations and generate a package under a never-imported name; its folder."""
     out = fresh_package_dir(tmp)
     generate_into(write_schemas(tmp / f"{out.name}_schemas", declarations), out)
-    with imported(out) as package:
+    return out
+
+
+@contextmanager
+def package_for(tmp: Path, declarations: list[dict[str, Any]]) -> Iterator[ModuleType]:
+    with imported(build_package(tmp, declarations)) as package:
         yield package
 
 
