@@ -54,28 +54,30 @@ def _compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
-def _join(path: str, segment: str) -> str:
-    return segment if not path else f"{path}.{segment}"
+def _join(path: str | None, segment: str) -> str:
+    # None is the top level: a property named "" below it renders as "", and "" + "a" as ".a".
+    return segment if path is None else f"{path}.{segment}"
 
 
 def _as_schema(schema: Any) -> dict[str, Any]:
     return {} if isinstance(schema, bool) else schema
 
 
-def visit(schema: Any, value: Any, path: str, out: list[tuple[str, str, str]]) -> None:
+def visit(schema: Any, value: Any, path: str | None, out: list[tuple[str, str, str]]) -> None:
     schema = _as_schema(schema)
+    here = "" if path is None else path
     if "type" in schema:
         names = [schema["type"]] if isinstance(schema["type"], str) else schema["type"]
         if not any(satisfies(value, n) for n in names):
             line = (
-                f"The parameter `{path}` type is expected as `{' | '.join(names)}` "
+                f"The parameter `{here}` type is expected as `{' | '.join(names)}` "
                 f"but provided as `{json_type(value)}`"
             )
-            out.append(("type", path, line))
+            out.append(("type", here, line))
             return
     if "enum" in schema and not any(json_equal(value, m) for m in schema["enum"]):
         members = ", ".join(_compact(m) for m in schema["enum"])
-        out.append(("invalid", path, f"The parameter `{path}` is invalid: expected one of {members}"))
+        out.append(("invalid", here, f"The parameter `{here}` is invalid: expected one of {members}"))
         return
     object_like = any(k in schema for k in ("properties", "required", "additionalProperties")) or (
         "object" in ([schema["type"]] if isinstance(schema.get("type"), str) else schema.get("type", []))
@@ -102,7 +104,7 @@ def visit(schema: Any, value: Any, path: str, out: list[tuple[str, str, str]]) -
                     visit(extra, value[key], p, out)
     if isinstance(value, list) and isinstance(schema.get("items"), (dict, bool)):
         for i, element in enumerate(value):
-            visit(schema["items"], element, f"{path}[{i}]", out)
+            visit(schema["items"], element, f"{here}[{i}]", out)
 
 
 def issues(parameters: dict[str, Any], args: Any) -> list[tuple[str, str, str]]:
@@ -111,7 +113,7 @@ def issues(parameters: dict[str, Any], args: Any) -> list[tuple[str, str, str]]:
         line = f"The tool input type is expected as `object` but provided as `{json_type(args)}`"
         return [("type", "", line)]
     out: list[tuple[str, str, str]] = []
-    visit(parameters, args, "", out)
+    visit(parameters, args, None, out)
     return sorted(out, key=lambda issue: KIND_ORDER.index(issue[0]))
 
 

@@ -134,4 +134,6 @@ def same_value(a: Any, b: Any) -> bool:
         return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, dict):
         return list(a) == list(b) and all(same_value(a[k], b[k]) for k in a)
+    if isinstance(a, (set, frozenset)):  # a copied NaN is another object, and NaN != NaN
+        return sorted(map(repr, a)) == sorted(map(repr, b))
     return bool(a == b)
