@@ -4,7 +4,6 @@ and whose messages equal the reference interpreter's."""
 
 from __future__ import annotations
 
-import copy
 import os
 import sys
 import tempfile
@@ -18,8 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.lower import ANNOTATIONS, INTERPRETED, OPENING
-from tests import reference
-from tests.reliability import PROFILE, build_package, declaration, imported
+from tests.reliability import PROFILE, assert_agrees_with_reference, build_package, declaration, imported
 
 SENTINEL = Path(tempfile.gettempdir()) / f"toolgen-injection-sentinel-{os.getpid()}"
 _S = str(SENTINEL)
@@ -128,7 +126,6 @@ NASTY: tuple[str, ...] = (
 )
 NAMES = tuple(n for n in NASTY if n)  # a tool name must not be empty
 KEYWORDS = INTERPRETED | ANNOTATIONS | OPENING | {"items (tuple form)"}
-WRONG: tuple[Any, ...] = (None, 1.5, "s", [1], {"k": 1}, True, 7)
 
 _events: list[str] = []
 _watching = False
@@ -176,72 +173,10 @@ def no_side_effects() -> Iterator[None]:
 def check_package(out: Path, tools: list[dict[str, Any]]) -> int:
     """Import the package and cross-check it, watching for side effects; returns the cases tried."""
     with no_side_effects(), imported(out) as package:
-        return assert_agrees_with_reference(package, tools)
+        return assert_agrees_with_reference(package, tools, NASTY)
 
 
 # ---------- values to validate, derived from a schema ----------
-
-
-def _schema(schema: Any) -> dict[str, Any]:
-    return {} if isinstance(schema, bool) else schema
-
-
-def _types(schema: dict[str, Any]) -> list[str]:
-    declared = schema.get("type", [])
-    return [declared] if isinstance(declared, str) else list(declared)
-
-
-def conforming(schema: Any) -> Any:
-    """A value meant to pass (the reference decides whether it does)."""
-    schema = _schema(schema)
-    if "enum" in schema:
-        return copy.deepcopy(schema["enum"][0])
-    types = _types(schema)
-    first = types[0] if types else None
-    if first in ("object", None) and any(
-        k in schema for k in ("properties", "required", "additionalProperties")
-    ):
-        value = {name: conforming(sub) for name, sub in schema.get("properties", {}).items()}
-        value.update({name: None for name in schema.get("required", []) if name not in value})
-        return value
-    if first == "array":
-        return [conforming(schema.get("items", {}))] * 2
-    return {"string": "text", "number": 1.5, "integer": 3, "boolean": False, "null": None}.get(
-        first or "", {}
-    )
-
-
-def variants(schema: dict[str, Any], extra_key: str) -> Iterator[Any]:
-    """Valid and invalid calls that reach every property once, and one level below it."""
-    base = conforming(schema)
-    yield from ({}, base, [], "text", {extra_key: 1, **base})
-    for i, (name, sub) in enumerate(schema.get("properties", {}).items()):
-        yield {**base, name: WRONG[i % len(WRONG)]}
-        yield {k: v for k, v in base.items() if k != name}
-        inner = conforming(sub)
-        if isinstance(inner, dict):
-            yield {**base, name: {**inner, extra_key: [1]}}
-        if isinstance(inner, list):
-            yield {**base, name: [*inner, WRONG[i % len(WRONG)]]}
-        if "enum" in _schema(sub):
-            yield {**base, name: extra_key}
-
-
-def assert_agrees_with_reference(package: Any, tools: list[dict[str, Any]]) -> int:
-    """Every tool is known under its exact name and answers like the reference; returns cases."""
-    names = [t["function"]["name"] for t in tools]
-    assert frozenset(names) == package.TOOL_NAMES
-    cases = 0
-    for i, tool in enumerate(tools):
-        name, parameters = tool["function"]["name"], tool["function"]["parameters"]
-        check = package.validator(name)
-        assert check is not None and name == sys.modules[check.__module__].TOOL_NAME
-        for args in variants(parameters, NASTY[i % len(NASTY)]):
-            expected = reference.issues(parameters, args)
-            assert package.validate(name, args) == reference.message(name, parameters, args), (name, args)
-            assert [tuple(issue) for issue in package.issues(name, args)] == expected
-            cases += 1
-    return cases
 
 
 # ---------- a curated package: every nasty string in every position ----------

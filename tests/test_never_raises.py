@@ -8,7 +8,6 @@ from __future__ import annotations
 import collections
 import copy
 import json
-import random
 from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
@@ -19,7 +18,7 @@ from hypothesis import strategies as st
 
 import generated
 from tests import reference
-from tests.reliability import PROFILE, SCHEMAS, build_package, declaration, imported, same_value
+from tests.reliability import PROFILE, SCHEMAS, build_package, imported, random_tools, same_value, schema_of
 
 BUILTIN: dict[str, Any] = {}
 for _path in sorted(SCHEMAS.glob("*.json")):
@@ -90,16 +89,12 @@ TYPED = {
 }
 
 
-def _schema(schema: Any) -> dict[str, Any]:
-    return {} if isinstance(schema, bool) else schema
-
-
 _guided: dict[int, st.SearchStrategy[Any]] = {}
 
 
 def guided(schema: Any) -> st.SearchStrategy[Any]:
     """Values that follow the schema often enough to reach every nested path, arbitrary otherwise."""
-    schema = _schema(schema)
+    schema = schema_of(schema)
     if id(schema) in _guided:
         return _guided[id(schema)]
     options: list[st.SearchStrategy[Any]] = [values]
@@ -195,79 +190,7 @@ def test_builtin_validators_on_values_nested_100000_deep() -> None:
 # ---------- random schemas ----------
 
 
-def random_schema(rng: random.Random, depth: int) -> Any:
-    """A schema using every interpreted keyword, booleans, ignored and key-opening keywords."""
-    roll = rng.random()
-    if depth == 0 or roll < 0.3:
-        return rng.choice([True, False, {}, _leaf(rng), _leaf(rng), _leaf(rng)])
-    if roll < 0.5:
-        return {"type": rng.choice(["array", ["array", "null"]]), "items": random_schema(rng, depth - 1)}
-    return random_object(rng, depth)
-
-
-def _leaf(rng: random.Random) -> dict[str, Any]:
-    schema: dict[str, Any] = {}
-    types = ["string", "number", "integer", "boolean", "object", "array", "null"]
-    if rng.random() < 0.8:
-        chosen = rng.sample(types, rng.choice([1, 1, 2, 3]))
-        schema["type"] = chosen[0] if len(chosen) == 1 and rng.random() < 0.7 else chosen
-    if rng.random() < 0.4:
-        pool = [
-            "a",
-            "b",
-            "",
-            0,
-            1,
-            1.0,
-            -0.0,
-            2.5,
-            True,
-            False,
-            None,
-            [1],
-            [True],
-            {"a": 0},
-            {"a": False},
-            [],
-        ]
-        schema["enum"] = rng.sample(pool, rng.randint(1, 5))
-    if rng.random() < 0.2:
-        schema[rng.choice(["minLength", "format", "default", "pattern"])] = 1
-    return schema
-
-
-def random_object(rng: random.Random, depth: int) -> dict[str, Any]:
-    names = rng.sample(["a", "b", "c", "a.b", "", "0", "é", "k"], rng.randint(0, 4))
-    schema: dict[str, Any] = {"properties": {n: random_schema(rng, depth - 1) for n in names}}
-    if rng.random() < 0.8:
-        schema["type"] = rng.choice(["object", ["object", "null"], ["object", "array"]])
-    required = [n for n in names if rng.random() < 0.5] + (["req_only"] if rng.random() < 0.2 else [])
-    if required:
-        schema["required"] = required
-    extra = rng.random()
-    if extra < 0.3:
-        schema["additionalProperties"] = rng.random() < 0.5
-    elif extra < 0.5:
-        schema["additionalProperties"] = random_schema(rng, depth - 1)
-    if rng.random() < 0.1:
-        schema["patternProperties"] = {"^x": {"type": "string"}}
-    if rng.random() < 0.3:
-        schema["enum"] = [{"a": 1}, {}, {"b": [1, "x"]}]
-    return schema
-
-
-def _random_tools(count: int, seed: int) -> list[dict[str, Any]]:
-    rng = random.Random(seed)
-    tools = []
-    for i in range(count):
-        parameters = random_object(rng, 3)
-        parameters["type"] = "object"
-        parameters.pop("enum", None)
-        tools.append(declaration(f"Random{i}", parameters))
-    return tools
-
-
-RANDOM_TOOLS = _random_tools(16, seed=20261202)
+RANDOM_TOOLS = random_tools(16, seed=20261202)
 
 
 @pytest.fixture(scope="module")
