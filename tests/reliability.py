@@ -266,11 +266,11 @@ def random_object(rng: random.Random, depth: int) -> dict[str, Any]:
     return schema
 
 
-def random_tools(count: int, seed: int) -> list[dict[str, Any]]:
+def random_tools(count: int, seed: int, depth: int = 3) -> list[dict[str, Any]]:
     rng = random.Random(seed)
     tools = []
     for i in range(count):
-        parameters = random_object(rng, 3)
+        parameters = random_object(rng, depth)
         parameters["type"] = "object"
         parameters.pop("enum", None)
         tools.append(declaration(f"Random{i}", parameters))
