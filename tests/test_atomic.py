@@ -273,8 +273,8 @@ def test_a_second_generator_waits_for_the_lock(
 
 
 def test_two_generators_started_together_leave_one_complete_output(tmp_path: Path) -> None:
-    many_a = [_tool(f"A{i}", "a", f"p{i}") for i in range(6)]
-    many_b = [_tool(f"B{i}", "b", f"q{i}") for i in range(6)]
+    many_a = [_tool(f"A{i}", "a", f"p{i}") for i in range(3)]
+    many_b = [_tool(f"B{i}", "b", f"q{i}") for i in range(3)]
     write_schemas(tmp_path / "a", many_a)
     write_schemas(tmp_path / "b", many_b)
     children = [_start(tmp_path, "a"), _start(tmp_path, "b")]

@@ -286,8 +286,8 @@ tool_lists = st.lists(
         st.lists(names, max_size=1),
         texts,
     ),
-    min_size=12,
-    max_size=16,
+    min_size=10,
+    max_size=14,
     unique_by=lambda tool: tool["function"]["name"],
 )
 
