@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup generate check lint test bench clean
+.PHONY: setup generate check lint test bench scale clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,10 @@ lint: setup
 
 test: lint check  ## lint, types, drift check, then every test
 	$(BIN)/python -m pytest -n 2
+
+scale: setup  ## 1,000 tools generated and cross-checked; 125 KB-2 MB arguments timed (~2 min, not in test)
+	$(BIN)/python -m tests.scale.thousand_tools
+	$(BIN)/python -m tests.scale.large_argument
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

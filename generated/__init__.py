@@ -12,7 +12,7 @@ only, relative imports: the folder can be moved or vendored anywhere.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from ._support import INVALID, MISSING, TYPE, UNEXPECTED, Issue, message
 
@@ -66,6 +66,17 @@ _validate: dict[str, Callable[[object], str | None]] = {}
 _issues: dict[str, Callable[[object], tuple[Issue, ...]]] = {}
 
 
+def _exact_str(tool_name: object) -> str | None:
+    """The name as a plain str, or None. Runs no method of the argument: a str subclass
+    whose __hash__ or __eq__ raises, or an object whose __class__ raises, cannot make the
+    lookup raise."""
+    if type(tool_name) is str:
+        return tool_name
+    if issubclass(type(tool_name), str):
+        return str.__str__(cast(str, tool_name))
+    return None
+
+
 def _load(tool_name: str) -> bool:
     module_name = _MODULES.get(tool_name)
     if module_name is None:
@@ -78,8 +89,10 @@ def _load(tool_name: str) -> bool:
 
 def validator(tool_name: str) -> Callable[[object], str | None] | None:
     """The validate function of one tool, or None when this package does not know it."""
-    if not isinstance(tool_name, str):
+    name = _exact_str(tool_name)
+    if name is None:
         return None
+    tool_name = name
     found = _validate.get(tool_name)
     if found is None and _load(tool_name):
         found = _validate[tool_name]
@@ -94,8 +107,10 @@ def validate(tool_name: str, args: object) -> str | None:
 
 def issues(tool_name: str, args: object) -> tuple[Issue, ...]:
     """The issues of one call, grouped by kind in spec order; () when valid or unknown."""
-    if not isinstance(tool_name, str):
+    name = _exact_str(tool_name)
+    if name is None:
         return ()
+    tool_name = name
     collect = _issues.get(tool_name)
     if collect is None:
         if not _load(tool_name):

@@ -17,7 +17,7 @@ from generator.build import Build, build
 from generator.errors import DeclarationError
 from generator.package import Package, PackageError, import_package
 from generator.textui import coloured_diff
-from generator.write import OutputError, Plan, apply, diff, plan
+from generator.write import OutputError, Plan, check_output_folder, diff, plan_locked, write_locked
 
 _PROGRESS_BYTES = 1 << 20  # files larger than this get a progress bar even off a terminal
 _SUPPORT_FILES = frozenset({"__init__.py", "_support.py", "_declarations.py"})
@@ -111,16 +111,16 @@ def _generate(
 ) -> None:
     started = time.perf_counter()
     try:
+        check_output_folder(out, schemas)
         result = build(schemas)
         for warning in result.warnings:
             click.echo(str(warning), err=True)
         if strict and result.warnings:
             _fail(f"{len(result.warnings)} warning(s) under --strict; nothing written")
-        todo = plan(out, result.files)
         if check:
-            _report_drift(ctx, todo, result, schemas, out, color)
+            _report_drift(ctx, plan_locked(out, result.files), result, schemas, out, color)
             return
-        apply(todo)
+        todo = write_locked(out, result.files)
     except (DeclarationError, OutputError) as exc:
         _fail(str(exc))
     click.echo(_summary(todo, result, time.perf_counter() - started))

@@ -13,6 +13,10 @@ from generator.errors import DeclarationError, pointer_join
 from generator.formats import NO_PARAMETERS, name_pointer, tools_in
 
 __all__ = ["NO_PARAMETERS", "Declaration", "read_all", "read_declaration", "read_declarations"]
+# Arrays and objects nested deeper than this are refused: lowering recurses about three frames
+# per schema level, and a refusal with a pointer beats a RecursionError. 200 JSON levels still
+# allow a schema nested about 100 object levels (or 200 array levels) deep.
+MAX_DEPTH = 200
 
 
 @dataclass(frozen=True)
@@ -70,8 +74,10 @@ def _has_lone_surrogate(text: str) -> bool:
     return False
 
 
-def _strict_json(value: Any, file: str, pointer: str) -> Any:
+def _strict_json(value: Any, file: str, pointer: str, depth: int = 0) -> Any:
     """Turn the decoder's markers into refusals and plain dicts; reject non-Unicode text."""
+    if isinstance(value, (list, dict)) and depth >= MAX_DEPTH:
+        raise DeclarationError(file, pointer, f"nested more than {MAX_DEPTH} arrays/objects deep")
     if isinstance(value, _NonFinite):
         raise DeclarationError(file, pointer, f"{value.literal} is not a JSON number")
     if isinstance(value, str):
@@ -79,7 +85,7 @@ def _strict_json(value: Any, file: str, pointer: str) -> Any:
             raise DeclarationError(file, pointer, "string is not valid Unicode (lone surrogate)")
         return value
     if isinstance(value, list):
-        return [_strict_json(v, file, pointer_join(pointer, i)) for i, v in enumerate(value)]
+        return [_strict_json(v, file, pointer_join(pointer, i), depth + 1) for i, v in enumerate(value)]
     if isinstance(value, dict):
         if isinstance(value, _Pairs) and value.duplicates:
             where = pointer_join(pointer, value.duplicates[0])
@@ -89,7 +95,7 @@ def _strict_json(value: Any, file: str, pointer: str) -> Any:
             where = pointer_join(pointer, key)
             if _has_lone_surrogate(key):
                 raise DeclarationError(file, pointer, "member name is not valid Unicode (lone surrogate)")
-            result[key] = _strict_json(member, file, where)
+            result[key] = _strict_json(member, file, where, depth + 1)
         return result
     return value
 
@@ -120,7 +126,10 @@ def _display_name(path: Path) -> str:
 def read_declarations(path: Path) -> list[Declaration]:
     """Every tool declared in one file (formats: generator/formats.py), in the order written."""
     file = _display_name(path)
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise DeclarationError(file, "", f"cannot read the file: {exc.strerror or exc}") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
