@@ -93,10 +93,10 @@ def test_unrecognised_shapes_are_refused_with_file_and_pointer(value: Any, point
 def test_a_schema_error_points_inside_the_listing(tmp_path: Path) -> None:
     listing = mcp_listing(5)
     listing["tools"][3]["inputSchema"] = {"type": "object", "properties": {"x": {"type": "text"}}}
-    write(tmp_path, "server.json", listing)
-    result = CliRunner().invoke(
-        main, ["generate", "--schemas", str(tmp_path), "--out", str(tmp_path / "out")]
-    )
+    schemas = tmp_path / "schemas"
+    schemas.mkdir()
+    write(schemas, "server.json", listing)
+    result = CliRunner().invoke(main, ["generate", "--schemas", str(schemas), "--out", str(tmp_path / "out")])
     assert result.exit_code == 2
     assert result.stderr == (
         'error: server.json: /tools/3/inputSchema/properties/x/type: unknown type "text"; '
