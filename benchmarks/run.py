@@ -1,0 +1,263 @@
+"""`make bench`: our generated validators against every peer, one process, peers interleaved.
+
+For each call (25 tools x {few, all, one, several}) every contender is first checked to give
+the right verdict (ours must also give the reference interpreter's exact message), then timed:
+each repeat runs every contender once, in a rotating order, for about REPEAT_SECONDS; the
+median over repeats is reported in ns per call (the loop and call overhead, the same for
+everyone, is included). Writes benchmarks/RESULTS.md (the tables) and benchmarks/results.png.
+"""
+
+from __future__ import annotations
+
+import gc
+import importlib
+import itertools
+import math
+import os
+import shutil
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from benchmarks.cases import KINDS, Case, build_cases, load_declarations
+from benchmarks.handwritten import HANDWRITTEN
+from benchmarks.peers import Peer, build_peers
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "benchmarks" / "out"
+REPEAT_SECONDS = float(os.environ.get("BENCH_REPEAT_SECONDS", "0.004"))
+REPEATS = int(os.environ.get("BENCH_REPEATS", "9"))
+OURS = "ours"
+COMPILED = "ours (mypyc)"
+HAND = "hand-written"
+ORDER = (OURS, COMPILED, HAND, "msgspec", "jsonschema-rs", "pydantic", "fastjsonschema", "jsonschema")
+KIND_TITLES = {
+    "few": "valid, few optional fields",
+    "all": "valid, all fields",
+    "one": "invalid, one issue",
+    "several": "invalid, several issues",
+}
+
+
+@dataclass(frozen=True)
+class Contender:
+    name: str
+    complete: bool  # lists every error of an invalid call
+    run: Callable[[Any], object]  # what is timed
+    valid: Callable[[Any], bool]
+
+
+def pure_package() -> ModuleType:
+    """The generated package as pure Python, even when `make compile` left .so files in place.
+
+    The package is relocatable, so a copy of its .py files under another name is the same code.
+    """
+    target = OUT / "pure" / "generated_pure"
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True)
+    for file in (ROOT / "generated").glob("*.py"):
+        shutil.copyfile(file, target / file.name)
+    sys.path.insert(0, str(target.parent))
+    return importlib.import_module("generated_pure")
+
+
+def compiled_package() -> ModuleType | None:
+    """`generated` itself when `make compile` built its extension modules, else None."""
+    if not any((ROOT / "generated").glob("*.so")):
+        return None
+    package = importlib.import_module("generated")
+    module = importlib.import_module("generated._support")
+    return package if (module.__file__ or "").endswith(".so") else None
+
+
+def ours(package: ModuleType, tool: str, name: str) -> Contender:
+    check: Callable[[Any], str | None] = package.validator(tool)
+    return Contender(name, True, check, lambda args: check(args) is None)
+
+
+def contenders(tool: str, schema: dict[str, Any], packages: dict[str, ModuleType]) -> list[Contender]:
+    found = [ours(package, tool, name) for name, package in packages.items()]
+    hand = HANDWRITTEN.get(tool)
+    if hand is not None:
+        found.append(Contender(HAND, False, hand, hand))
+    found.extend(_from_peer(peer) for peer in build_peers(tool, schema))
+    return found
+
+
+def _from_peer(peer: Peer) -> Contender:
+    return Contender(peer.name, peer.complete, peer.check, peer.valid)
+
+
+def verify(case: Case, schema: dict[str, Any], runners: list[Contender], package: ModuleType) -> None:
+    """Refuse to time anything that gives a wrong verdict, or a message the spec would not give."""
+    sys.path.insert(0, str(ROOT))
+    from tests.reference import message
+
+    expected = message(case.tool, schema, case.args)
+    got = package.validate(case.tool, case.args)
+    if got != expected:
+        raise SystemExit(f"{case.tool}/{case.kind}: ours said {got!r}, the reference {expected!r}")
+    for runner in runners:
+        if runner.valid(case.args) != case.valid:
+            raise SystemExit(f"{case.tool}/{case.kind}: {runner.name} gives the wrong verdict")
+
+
+def _timed(run: Callable[[Any], object], args: Any, number: int) -> float:
+    calls = itertools.repeat(args, number)
+    started = time.perf_counter_ns()
+    for a in calls:
+        run(a)
+    return (time.perf_counter_ns() - started) / number
+
+
+def measure(
+    case: Case, runners: list[Contender], reporters: dict[str, Callable[[Any], object]]
+) -> dict[str, float]:
+    """Median ns per call of each contender on one call, interleaved across repeats."""
+    numbers: dict[str, int] = {}
+    for runner in runners:
+        once = _timed(reporters[runner.name], case.args, 20)
+        numbers[runner.name] = max(20, int(REPEAT_SECONDS * 1e9 / max(once, 1.0)))
+    samples: dict[str, list[float]] = {r.name: [] for r in runners}
+    for repeat in range(REPEATS):
+        shift = repeat % len(runners)
+        for runner in runners[shift:] + runners[:shift]:
+            samples[runner.name].append(_timed(reporters[runner.name], case.args, numbers[runner.name]))
+    return {name: statistics.median(values) for name, values in samples.items()}
+
+
+def geomean(values: list[float]) -> float:
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+# ---------- output ----------
+
+
+def _fmt_ns(ns: float) -> str:
+    return f"{ns:,.0f}"
+
+
+def summary_rows(results: dict[tuple[str, str], dict[str, float]], names: list[str]) -> list[str]:
+    """Geomean rows per call kind: ns, then ratio to ours (above 1: ours is faster)."""
+    header = "| calls | " + " | ".join(names) + " |"
+    lines = [header, "|" + "---|" * (len(names) + 1)]
+    for kind in KINDS:
+        cells: list[str] = []
+        ours_mean = geomean([r[OURS] for (_, k), r in results.items() if k == kind])
+        for name in names:
+            keys = [key for key, r in results.items() if key[1] == kind and name in r]
+            if not keys:
+                cells.append("-")
+                continue
+            mean = geomean([results[key][name] for key in keys])
+            subset_ours = geomean([results[key][OURS] for key in keys])
+            ratio = mean / subset_ours
+            note = "" if len(keys) == len([k for k in results if k[1] == kind]) else f" [{len(keys)} tools]"
+            cells.append(f"{_fmt_ns(mean)} ({ratio:.2f}x){note}" if name != OURS else _fmt_ns(ours_mean))
+        lines.append(f"| geomean, {KIND_TITLES[kind]} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def detail_rows(results: dict[tuple[str, str], dict[str, float]], names: list[str]) -> list[str]:
+    lines = ["| tool | call | " + " | ".join(names) + " |", "|" + "---|" * (len(names) + 2)]
+    for (tool, kind), row in results.items():
+        cells = []
+        for name in names:
+            if name not in row:
+                cells.append("-")
+            elif name == OURS:
+                cells.append(_fmt_ns(row[name]))
+            else:
+                cells.append(f"{_fmt_ns(row[name])} ({row[name] / row[OURS]:.2f}x)")
+        lines.append(f"| {tool} | {kind} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def chart(results: dict[tuple[str, str], dict[str, float]], names: list[str], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(11, 5))
+    width = 0.8 / len(names)
+    for i, name in enumerate(names):
+        heights = []
+        for kind in KINDS:
+            values = [r[name] for (_, k), r in results.items() if k == kind and name in r]
+            heights.append(geomean(values) if values else 0.0)
+        xs = [k + i * width for k in range(len(KINDS))]
+        ax.bar(xs, heights, width, label=name)
+    ax.set_xticks([k + 0.4 - width / 2 for k in range(len(KINDS))], [KIND_TITLES[k] for k in KINDS])
+    ax.set_yscale("log")
+    ax.set_ylabel("geomean ns per call (log scale, lower is faster)")
+    ax.set_title("Tool-input validation, 25 built-in tools (hand-written: 10-tool subset)")
+    ax.legend(fontsize=8, ncol=2)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main() -> None:
+    started = time.perf_counter()
+    tools = load_declarations(ROOT / "tool_schemas")
+    packages: dict[str, ModuleType] = {OURS: pure_package()}
+    compiled = compiled_package()
+    if compiled is not None:
+        packages[COMPILED] = compiled
+    results: dict[tuple[str, str], dict[str, float]] = {}
+    gc.disable()
+    for case in build_cases(tools):
+        runners = contenders(case.tool, tools[case.tool], packages)
+        verify(case, tools[case.tool], runners, packages[OURS])
+        if not case.valid:  # only peers that list every error are timed on invalid calls
+            runners = [r for r in runners if r.complete or r.name == HAND]
+        reporters = {r.name: r.run for r in runners}
+        if not case.valid:
+            peers = {p.name: p for p in build_peers(case.tool, tools[case.tool])}
+            reporters.update({n: peers[n].report for n in reporters if n in peers})
+        results[(case.tool, case.kind)] = measure(case, runners, reporters)
+        print(
+            f"{case.tool:16} {case.kind:8} ours {results[(case.tool, case.kind)][OURS]:8.0f} ns", flush=True
+        )
+    gc.enable()
+    names = [n for n in ORDER if any(n in r for r in results.values())]
+    write_results(results, names, time.perf_counter() - started)
+    chart(results, names, ROOT / "benchmarks" / "results.png")
+
+
+def write_results(results: dict[tuple[str, str], dict[str, float]], names: list[str], seconds: float) -> None:
+    path = ROOT / "benchmarks" / "RESULTS.md"
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    begin, end = "<!-- bench:begin -->", "<!-- bench:end -->"
+    table = "\n".join(
+        [
+            begin,
+            f"Python {sys.version.split()[0]}, {os.cpu_count()} cores, {REPEATS} interleaved repeats of "
+            f"~{REPEAT_SECONDS * 1000:.0f} ms per contender and call, timing took {seconds:.0f} s.",
+            "Cells: median ns per call (ratio to ours: above 1.00x ours is faster).",
+            "",
+            "### Geomean over the built-in tools",
+            "",
+            *summary_rows(results, names),
+            "",
+            "### Every call",
+            "",
+            *detail_rows(results, names),
+            end,
+        ]
+    )
+    if begin in text and end in text:
+        text = text[: text.index(begin)] + table + text[text.index(end) + len(end) :]
+    else:
+        text = text + ("\n" if text else "") + table + "\n"
+    path.write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
