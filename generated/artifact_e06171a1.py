@@ -14,6 +14,13 @@ from . import _support as _s
 TOOL_NAME = "Artifact"
 NOT_ENFORCED: tuple[tuple[str, tuple[str, ...]], ...] = ()
 _KEYS_0: frozenset[str] = frozenset(("file_path", "favicon", "label", "url", "force"))
+_ONE, _MANY = _s.headers(TOOL_NAME)
+_MISSING_0 = ("file_path", "The required parameter `file_path` is missing")
+_L_0_TYPE = "The parameter `file_path` type is expected as `string` but provided as `"
+_L_1_TYPE = "The parameter `favicon` type is expected as `string` but provided as `"
+_L_2_TYPE = "The parameter `label` type is expected as `string` but provided as `"
+_L_3_TYPE = "The parameter `url` type is expected as `string` but provided as `"
+_L_4_TYPE = "The parameter `force` type is expected as `boolean` but provided as `"
 
 
 def validate(args: object) -> str | None:
@@ -23,77 +30,103 @@ def validate(args: object) -> str | None:
             v = args
             n = 1
             if "file_path" not in v:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             x = v["file_path"]
             if type(x) is not str:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             if "favicon" in v:
                 x = v["favicon"]
                 if type(x) is not str:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if "label" in v:
                 x = v["label"]
                 if type(x) is not str:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if "url" in v:
                 x = v["url"]
                 if type(x) is not str:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if "force" in v:
                 x = v["force"]
                 if type(x) is not bool:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if len(v) != n:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             return None
     except Exception:
         pass
-    return _s.message(TOOL_NAME, issues(args))
+    return _message(args)
+
+
+def _message(args: object) -> str | None:
+    mis: list[str] = []
+    une: list[str] = []
+    typ: list[str] = []
+    inv: list[str] = []
+    try:
+        _collect(args, mis, une, typ, inv)
+    except Exception as exc:
+        return _ONE + _s.unreadable(exc)
+    return _s.render(_ONE, _MANY, mis, une, typ, inv)
 
 
 def issues(args: object) -> tuple[_s.Issue, ...]:
     """Every issue with the call, grouped by kind in spec order. Never raises."""
-    return _s.collect_safely(_collect, args)
+    mis: list[str] = []
+    une: list[str] = []
+    typ: list[str] = []
+    inv: list[str] = []
+    try:
+        _collect(args, mis, une, typ, inv)
+    except Exception as exc:
+        return (_s.Issue(_s.INVALID, "", _s.unreadable(exc)),)
+    return _s.issues_of(mis, une, typ, inv)
 
 
-def _collect(args: object) -> list[_s.Issue]:
-    out: list[_s.Issue] = []
+def _collect(
+    args: object, mis: list[str], une: list[str], typ: list[str], inv: list[str]
+) -> None:
+    """Append each issue as a (path, line) pair, flat, to the list of its kind."""
     if not isinstance(args, dict):
-        _s.not_object(out, _s.json_type(args))
-        return out
+        _s.not_object(typ, _s.json_type(args))
+        return
     v = args
     if "file_path" not in v:
-        _s.missing(out, "file_path")
+        mis += _MISSING_0
     if "file_path" in v:
         w = v["file_path"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "file_path", "string", tw)
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("file_path", _L_0_TYPE + tw + "`")
     if "favicon" in v:
         w = v["favicon"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "favicon", "string", tw)
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("favicon", _L_1_TYPE + tw + "`")
     if "label" in v:
         w = v["label"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "label", "string", tw)
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("label", _L_2_TYPE + tw + "`")
     if "url" in v:
         w = v["url"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "url", "string", tw)
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("url", _L_3_TYPE + tw + "`")
     if "force" in v:
         w = v["force"]
-        tw = _s.json_type(w)
-        if not (tw == "boolean"):
-            _s.wrong_type(out, "force", "boolean", tw)
+        if type(w) is not bool:
+            tw = _s.json_type(w)
+            if not (tw == "boolean"):
+                typ += ("force", _L_4_TYPE + tw + "`")
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(out, _s.key_text(k))
-    return out
+            _s.unexpected(une, _s.key_text(k))

@@ -36,6 +36,8 @@ _KEYS_2: frozenset[str] = frozenset(("question", "header", "options", "multiSele
 _KEYS_6: frozenset[str] = frozenset(("label", "description"))
 _KEYS_10: frozenset[str] = frozenset(())
 _KEYS_12: frozenset[str] = frozenset(("source",))
+_ONE, _MANY = _s.headers(TOOL_NAME)
+_MISSING_0 = ("questions", "The required parameter `questions` is missing")
 
 
 def validate(args: object) -> str | None:
@@ -45,51 +47,72 @@ def validate(args: object) -> str | None:
             v = args
             n = 1
             if "questions" not in v:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             x = v["questions"]
             if not _fast_1(x):
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             if "answers" in v:
                 x = v["answers"]
                 if not _fast_10(x):
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if "metadata" in v:
                 x = v["metadata"]
                 if not _fast_12(x):
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if len(v) != n:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             return None
     except Exception:
         pass
-    return _s.message(TOOL_NAME, issues(args))
+    return _message(args)
+
+
+def _message(args: object) -> str | None:
+    mis: list[str] = []
+    une: list[str] = []
+    typ: list[str] = []
+    inv: list[str] = []
+    try:
+        _collect(args, mis, une, typ, inv)
+    except Exception as exc:
+        return _ONE + _s.unreadable(exc)
+    return _s.render(_ONE, _MANY, mis, une, typ, inv)
 
 
 def issues(args: object) -> tuple[_s.Issue, ...]:
     """Every issue with the call, grouped by kind in spec order. Never raises."""
-    return _s.collect_safely(_collect, args)
+    mis: list[str] = []
+    une: list[str] = []
+    typ: list[str] = []
+    inv: list[str] = []
+    try:
+        _collect(args, mis, une, typ, inv)
+    except Exception as exc:
+        return (_s.Issue(_s.INVALID, "", _s.unreadable(exc)),)
+    return _s.issues_of(mis, une, typ, inv)
 
 
-def _collect(args: object) -> list[_s.Issue]:
-    out: list[_s.Issue] = []
+def _collect(
+    args: object, mis: list[str], une: list[str], typ: list[str], inv: list[str]
+) -> None:
+    """Append each issue as a (path, line) pair, flat, to the list of its kind."""
     if not isinstance(args, dict):
-        _s.not_object(out, _s.json_type(args))
-        return out
+        _s.not_object(typ, _s.json_type(args))
+        return
     v = args
     if "questions" not in v:
-        _s.missing(out, "questions")
+        mis += _MISSING_0
     if "questions" in v:
-        _visit_1(v["questions"], "questions", out)
+        _visit_1(v["questions"], "questions", mis, une, typ, inv)
     if "answers" in v:
-        _visit_10(v["answers"], "answers", out)
+        _visit_10(v["answers"], "answers", mis, une, typ, inv)
     if "metadata" in v:
-        _visit_12(v["metadata"], "metadata", out)
+        _visit_12(v["metadata"], "metadata", mis, une, typ, inv)
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(out, _s.key_text(k))
-    return out
+            _s.unexpected(une, _s.key_text(k))
 
 
 def _fast_1(x: object) -> bool:
@@ -101,14 +124,16 @@ def _fast_1(x: object) -> bool:
     return True
 
 
-def _visit_1(x: object, p: str, out: list[_s.Issue]) -> None:
+def _visit_1(
+    x: object, p: str, mis: list[str], une: list[str], typ: list[str], inv: list[str]
+) -> None:
     t = _s.json_type(x)
     if not (t == "array"):
-        _s.wrong_type(out, p, "array", t)
+        _s.wrong_type(typ, p, "array", t)
         return
     if isinstance(x, list):
         for i, e in enumerate(x):
-            _visit_2(e, _s.index(p, i), out)
+            _visit_2(e, _s.index(p, i), mis, une, typ, inv)
 
 
 def _fast_2(x: object) -> bool:
@@ -141,39 +166,44 @@ def _fast_2(x: object) -> bool:
     return True
 
 
-def _visit_2(x: object, p: str, out: list[_s.Issue]) -> None:
+def _visit_2(
+    x: object, p: str, mis: list[str], une: list[str], typ: list[str], inv: list[str]
+) -> None:
     t = _s.json_type(x)
     if not (t == "object"):
-        _s.wrong_type(out, p, "object", t)
+        _s.wrong_type(typ, p, "object", t)
         return
     if isinstance(x, dict):
         v = x
         if "question" not in v:
-            _s.missing(out, p + ".question")
+            _s.missing(mis, p + ".question")
         if "header" not in v:
-            _s.missing(out, p + ".header")
+            _s.missing(mis, p + ".header")
         if "options" not in v:
-            _s.missing(out, p + ".options")
+            _s.missing(mis, p + ".options")
         if "question" in v:
             w = v["question"]
-            tw = _s.json_type(w)
-            if not (tw == "string"):
-                _s.wrong_type(out, p + ".question", "string", tw)
+            if type(w) is not str:
+                tw = _s.json_type(w)
+                if not (tw == "string"):
+                    _s.wrong_type(typ, p + ".question", "string", tw)
         if "header" in v:
             w = v["header"]
-            tw = _s.json_type(w)
-            if not (tw == "string"):
-                _s.wrong_type(out, p + ".header", "string", tw)
+            if type(w) is not str:
+                tw = _s.json_type(w)
+                if not (tw == "string"):
+                    _s.wrong_type(typ, p + ".header", "string", tw)
         if "options" in v:
-            _visit_5(v["options"], p + ".options", out)
+            _visit_5(v["options"], p + ".options", mis, une, typ, inv)
         if "multiSelect" in v:
             w = v["multiSelect"]
-            tw = _s.json_type(w)
-            if not (tw == "boolean"):
-                _s.wrong_type(out, p + ".multiSelect", "boolean", tw)
+            if type(w) is not bool:
+                tw = _s.json_type(w)
+                if not (tw == "boolean"):
+                    _s.wrong_type(typ, p + ".multiSelect", "boolean", tw)
         for k in v:
             if k not in _KEYS_2:
-                _s.unexpected(out, p + "." + _s.key_text(k))
+                _s.unexpected(une, p + "." + _s.key_text(k))
 
 
 def _fast_5(x: object) -> bool:
@@ -185,14 +215,16 @@ def _fast_5(x: object) -> bool:
     return True
 
 
-def _visit_5(x: object, p: str, out: list[_s.Issue]) -> None:
+def _visit_5(
+    x: object, p: str, mis: list[str], une: list[str], typ: list[str], inv: list[str]
+) -> None:
     t = _s.json_type(x)
     if not (t == "array"):
-        _s.wrong_type(out, p, "array", t)
+        _s.wrong_type(typ, p, "array", t)
         return
     if isinstance(x, list):
         for i, e in enumerate(x):
-            _visit_6(e, _s.index(p, i), out)
+            _visit_6(e, _s.index(p, i), mis, une, typ, inv)
 
 
 def _fast_6(x: object) -> bool:
@@ -215,28 +247,32 @@ def _fast_6(x: object) -> bool:
     return True
 
 
-def _visit_6(x: object, p: str, out: list[_s.Issue]) -> None:
+def _visit_6(
+    x: object, p: str, mis: list[str], une: list[str], typ: list[str], inv: list[str]
+) -> None:
     t = _s.json_type(x)
     if not (t == "object"):
-        _s.wrong_type(out, p, "object", t)
+        _s.wrong_type(typ, p, "object", t)
         return
     if isinstance(x, dict):
         v = x
         if "label" not in v:
-            _s.missing(out, p + ".label")
+            _s.missing(mis, p + ".label")
         if "label" in v:
             w = v["label"]
-            tw = _s.json_type(w)
-            if not (tw == "string"):
-                _s.wrong_type(out, p + ".label", "string", tw)
+            if type(w) is not str:
+                tw = _s.json_type(w)
+                if not (tw == "string"):
+                    _s.wrong_type(typ, p + ".label", "string", tw)
         if "description" in v:
             w = v["description"]
-            tw = _s.json_type(w)
-            if not (tw == "string"):
-                _s.wrong_type(out, p + ".description", "string", tw)
+            if type(w) is not str:
+                tw = _s.json_type(w)
+                if not (tw == "string"):
+                    _s.wrong_type(typ, p + ".description", "string", tw)
         for k in v:
             if k not in _KEYS_6:
-                _s.unexpected(out, p + "." + _s.key_text(k))
+                _s.unexpected(une, p + "." + _s.key_text(k))
 
 
 def _fast_10(x: object) -> bool:
@@ -251,19 +287,22 @@ def _fast_10(x: object) -> bool:
     return True
 
 
-def _visit_10(x: object, p: str, out: list[_s.Issue]) -> None:
+def _visit_10(
+    x: object, p: str, mis: list[str], une: list[str], typ: list[str], inv: list[str]
+) -> None:
     t = _s.json_type(x)
     if not (t == "object"):
-        _s.wrong_type(out, p, "object", t)
+        _s.wrong_type(typ, p, "object", t)
         return
     if isinstance(x, dict):
         v = x
         for k in v:
             if k not in _KEYS_10:
                 w = v[k]
-                tw = _s.json_type(w)
-                if not (tw == "string"):
-                    _s.wrong_type(out, p + "." + _s.key_text(k), "string", tw)
+                if type(w) is not str:
+                    tw = _s.json_type(w)
+                    if not (tw == "string"):
+                        _s.wrong_type(typ, p + "." + _s.key_text(k), "string", tw)
 
 
 def _fast_12(x: object) -> bool:
@@ -282,21 +321,25 @@ def _fast_12(x: object) -> bool:
     return True
 
 
-def _visit_12(x: object, p: str, out: list[_s.Issue]) -> None:
+def _visit_12(
+    x: object, p: str, mis: list[str], une: list[str], typ: list[str], inv: list[str]
+) -> None:
     t = _s.json_type(x)
     if not (t == "object"):
-        _s.wrong_type(out, p, "object", t)
+        _s.wrong_type(typ, p, "object", t)
         return
     if isinstance(x, dict):
         v = x
         if "source" in v:
             w = v["source"]
-            tw = _s.json_type(w)
-            if not (tw == "string"):
-                _s.wrong_type(out, p + ".source", "string", tw)
+            if type(w) is not str:
+                tw = _s.json_type(w)
+                if not (tw == "string"):
+                    _s.wrong_type(typ, p + ".source", "string", tw)
         for k in v:
             if k not in _KEYS_12:
                 w = v[k]
-                tw = _s.json_type(w)
-                if not (tw == "string"):
-                    _s.wrong_type(out, p + "." + _s.key_text(k), "string", tw)
+                if type(w) is not str:
+                    tw = _s.json_type(w)
+                    if not (tw == "string"):
+                        _s.wrong_type(typ, p + "." + _s.key_text(k), "string", tw)

@@ -16,6 +16,14 @@ NOT_ENFORCED: tuple[tuple[str, tuple[str, ...]], ...] = ()
 _KEYS_0: frozenset[str] = frozenset(
     ("command", "timeout", "description", "run_in_background")
 )
+_ONE, _MANY = _s.headers(TOOL_NAME)
+_MISSING_0 = ("command", "The required parameter `command` is missing")
+_L_0_TYPE = "The parameter `command` type is expected as `string` but provided as `"
+_L_1_TYPE = "The parameter `timeout` type is expected as `number` but provided as `"
+_L_2_TYPE = "The parameter `description` type is expected as `string` but provided as `"
+_L_3_TYPE = (
+    "The parameter `run_in_background` type is expected as `boolean` but provided as `"
+)
 
 
 def validate(args: object) -> str | None:
@@ -25,67 +33,92 @@ def validate(args: object) -> str | None:
             v = args
             n = 1
             if "command" not in v:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             x = v["command"]
             if type(x) is not str:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             if "timeout" in v:
                 x = v["timeout"]
                 if type(x) is not int and type(x) is not float:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if "description" in v:
                 x = v["description"]
                 if type(x) is not str:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if "run_in_background" in v:
                 x = v["run_in_background"]
                 if type(x) is not bool:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if len(v) != n:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             return None
     except Exception:
         pass
-    return _s.message(TOOL_NAME, issues(args))
+    return _message(args)
+
+
+def _message(args: object) -> str | None:
+    mis: list[str] = []
+    une: list[str] = []
+    typ: list[str] = []
+    inv: list[str] = []
+    try:
+        _collect(args, mis, une, typ, inv)
+    except Exception as exc:
+        return _ONE + _s.unreadable(exc)
+    return _s.render(_ONE, _MANY, mis, une, typ, inv)
 
 
 def issues(args: object) -> tuple[_s.Issue, ...]:
     """Every issue with the call, grouped by kind in spec order. Never raises."""
-    return _s.collect_safely(_collect, args)
+    mis: list[str] = []
+    une: list[str] = []
+    typ: list[str] = []
+    inv: list[str] = []
+    try:
+        _collect(args, mis, une, typ, inv)
+    except Exception as exc:
+        return (_s.Issue(_s.INVALID, "", _s.unreadable(exc)),)
+    return _s.issues_of(mis, une, typ, inv)
 
 
-def _collect(args: object) -> list[_s.Issue]:
-    out: list[_s.Issue] = []
+def _collect(
+    args: object, mis: list[str], une: list[str], typ: list[str], inv: list[str]
+) -> None:
+    """Append each issue as a (path, line) pair, flat, to the list of its kind."""
     if not isinstance(args, dict):
-        _s.not_object(out, _s.json_type(args))
-        return out
+        _s.not_object(typ, _s.json_type(args))
+        return
     v = args
     if "command" not in v:
-        _s.missing(out, "command")
+        mis += _MISSING_0
     if "command" in v:
         w = v["command"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "command", "string", tw)
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("command", _L_0_TYPE + tw + "`")
     if "timeout" in v:
         w = v["timeout"]
-        tw = _s.json_type(w)
-        if not (tw == "number"):
-            _s.wrong_type(out, "timeout", "number", tw)
+        if type(w) is not int and type(w) is not float:
+            tw = _s.json_type(w)
+            if not (tw == "number"):
+                typ += ("timeout", _L_1_TYPE + tw + "`")
     if "description" in v:
         w = v["description"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "description", "string", tw)
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("description", _L_2_TYPE + tw + "`")
     if "run_in_background" in v:
         w = v["run_in_background"]
-        tw = _s.json_type(w)
-        if not (tw == "boolean"):
-            _s.wrong_type(out, "run_in_background", "boolean", tw)
+        if type(w) is not bool:
+            tw = _s.json_type(w)
+            if not (tw == "boolean"):
+                typ += ("run_in_background", _L_3_TYPE + tw + "`")
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(out, _s.key_text(k))
-    return out
+            _s.unexpected(une, _s.key_text(k))

@@ -19,6 +19,13 @@ NOT_ENFORCED: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("/function/parameters/properties/durable", ("default",)),
 )
 _KEYS_0: frozenset[str] = frozenset(("cron", "prompt", "recurring", "durable"))
+_ONE, _MANY = _s.headers(TOOL_NAME)
+_MISSING_0 = ("cron", "The required parameter `cron` is missing")
+_MISSING_1 = ("prompt", "The required parameter `prompt` is missing")
+_L_0_TYPE = "The parameter `cron` type is expected as `string` but provided as `"
+_L_1_TYPE = "The parameter `prompt` type is expected as `string` but provided as `"
+_L_2_TYPE = "The parameter `recurring` type is expected as `boolean` but provided as `"
+_L_3_TYPE = "The parameter `durable` type is expected as `boolean` but provided as `"
 
 
 def validate(args: object) -> str | None:
@@ -28,69 +35,94 @@ def validate(args: object) -> str | None:
             v = args
             n = 2
             if "cron" not in v:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             x = v["cron"]
             if type(x) is not str:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             if "prompt" not in v:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             x = v["prompt"]
             if type(x) is not str:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             if "recurring" in v:
                 x = v["recurring"]
                 if type(x) is not bool:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if "durable" in v:
                 x = v["durable"]
                 if type(x) is not bool:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if len(v) != n:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             return None
     except Exception:
         pass
-    return _s.message(TOOL_NAME, issues(args))
+    return _message(args)
+
+
+def _message(args: object) -> str | None:
+    mis: list[str] = []
+    une: list[str] = []
+    typ: list[str] = []
+    inv: list[str] = []
+    try:
+        _collect(args, mis, une, typ, inv)
+    except Exception as exc:
+        return _ONE + _s.unreadable(exc)
+    return _s.render(_ONE, _MANY, mis, une, typ, inv)
 
 
 def issues(args: object) -> tuple[_s.Issue, ...]:
     """Every issue with the call, grouped by kind in spec order. Never raises."""
-    return _s.collect_safely(_collect, args)
+    mis: list[str] = []
+    une: list[str] = []
+    typ: list[str] = []
+    inv: list[str] = []
+    try:
+        _collect(args, mis, une, typ, inv)
+    except Exception as exc:
+        return (_s.Issue(_s.INVALID, "", _s.unreadable(exc)),)
+    return _s.issues_of(mis, une, typ, inv)
 
 
-def _collect(args: object) -> list[_s.Issue]:
-    out: list[_s.Issue] = []
+def _collect(
+    args: object, mis: list[str], une: list[str], typ: list[str], inv: list[str]
+) -> None:
+    """Append each issue as a (path, line) pair, flat, to the list of its kind."""
     if not isinstance(args, dict):
-        _s.not_object(out, _s.json_type(args))
-        return out
+        _s.not_object(typ, _s.json_type(args))
+        return
     v = args
     if "cron" not in v:
-        _s.missing(out, "cron")
+        mis += _MISSING_0
     if "prompt" not in v:
-        _s.missing(out, "prompt")
+        mis += _MISSING_1
     if "cron" in v:
         w = v["cron"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "cron", "string", tw)
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("cron", _L_0_TYPE + tw + "`")
     if "prompt" in v:
         w = v["prompt"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "prompt", "string", tw)
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("prompt", _L_1_TYPE + tw + "`")
     if "recurring" in v:
         w = v["recurring"]
-        tw = _s.json_type(w)
-        if not (tw == "boolean"):
-            _s.wrong_type(out, "recurring", "boolean", tw)
+        if type(w) is not bool:
+            tw = _s.json_type(w)
+            if not (tw == "boolean"):
+                typ += ("recurring", _L_2_TYPE + tw + "`")
     if "durable" in v:
         w = v["durable"]
-        tw = _s.json_type(w)
-        if not (tw == "boolean"):
-            _s.wrong_type(out, "durable", "boolean", tw)
+        if type(w) is not bool:
+            tw = _s.json_type(w)
+            if not (tw == "boolean"):
+                typ += ("durable", _L_3_TYPE + tw + "`")
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(out, _s.key_text(k))
-    return out
+            _s.unexpected(une, _s.key_text(k))

@@ -19,6 +19,16 @@ NOT_ENFORCED: tuple[tuple[str, tuple[str, ...]], ...] = (
 _KEYS_0: frozenset[str] = frozenset(
     ("file_path", "old_string", "new_string", "replace_all")
 )
+_ONE, _MANY = _s.headers(TOOL_NAME)
+_MISSING_0 = ("file_path", "The required parameter `file_path` is missing")
+_MISSING_1 = ("old_string", "The required parameter `old_string` is missing")
+_MISSING_2 = ("new_string", "The required parameter `new_string` is missing")
+_L_0_TYPE = "The parameter `file_path` type is expected as `string` but provided as `"
+_L_1_TYPE = "The parameter `old_string` type is expected as `string` but provided as `"
+_L_2_TYPE = "The parameter `new_string` type is expected as `string` but provided as `"
+_L_3_TYPE = (
+    "The parameter `replace_all` type is expected as `boolean` but provided as `"
+)
 
 
 def validate(args: object) -> str | None:
@@ -28,71 +38,96 @@ def validate(args: object) -> str | None:
             v = args
             n = 3
             if "file_path" not in v:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             x = v["file_path"]
             if type(x) is not str:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             if "old_string" not in v:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             x = v["old_string"]
             if type(x) is not str:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             if "new_string" not in v:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             x = v["new_string"]
             if type(x) is not str:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             if "replace_all" in v:
                 x = v["replace_all"]
                 if type(x) is not bool:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if len(v) != n:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             return None
     except Exception:
         pass
-    return _s.message(TOOL_NAME, issues(args))
+    return _message(args)
+
+
+def _message(args: object) -> str | None:
+    mis: list[str] = []
+    une: list[str] = []
+    typ: list[str] = []
+    inv: list[str] = []
+    try:
+        _collect(args, mis, une, typ, inv)
+    except Exception as exc:
+        return _ONE + _s.unreadable(exc)
+    return _s.render(_ONE, _MANY, mis, une, typ, inv)
 
 
 def issues(args: object) -> tuple[_s.Issue, ...]:
     """Every issue with the call, grouped by kind in spec order. Never raises."""
-    return _s.collect_safely(_collect, args)
+    mis: list[str] = []
+    une: list[str] = []
+    typ: list[str] = []
+    inv: list[str] = []
+    try:
+        _collect(args, mis, une, typ, inv)
+    except Exception as exc:
+        return (_s.Issue(_s.INVALID, "", _s.unreadable(exc)),)
+    return _s.issues_of(mis, une, typ, inv)
 
 
-def _collect(args: object) -> list[_s.Issue]:
-    out: list[_s.Issue] = []
+def _collect(
+    args: object, mis: list[str], une: list[str], typ: list[str], inv: list[str]
+) -> None:
+    """Append each issue as a (path, line) pair, flat, to the list of its kind."""
     if not isinstance(args, dict):
-        _s.not_object(out, _s.json_type(args))
-        return out
+        _s.not_object(typ, _s.json_type(args))
+        return
     v = args
     if "file_path" not in v:
-        _s.missing(out, "file_path")
+        mis += _MISSING_0
     if "old_string" not in v:
-        _s.missing(out, "old_string")
+        mis += _MISSING_1
     if "new_string" not in v:
-        _s.missing(out, "new_string")
+        mis += _MISSING_2
     if "file_path" in v:
         w = v["file_path"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "file_path", "string", tw)
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("file_path", _L_0_TYPE + tw + "`")
     if "old_string" in v:
         w = v["old_string"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "old_string", "string", tw)
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("old_string", _L_1_TYPE + tw + "`")
     if "new_string" in v:
         w = v["new_string"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "new_string", "string", tw)
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("new_string", _L_2_TYPE + tw + "`")
     if "replace_all" in v:
         w = v["replace_all"]
-        tw = _s.json_type(w)
-        if not (tw == "boolean"):
-            _s.wrong_type(out, "replace_all", "boolean", tw)
+        if type(w) is not bool:
+            tw = _s.json_type(w)
+            if not (tw == "boolean"):
+                typ += ("replace_all", _L_3_TYPE + tw + "`")
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(out, _s.key_text(k))
-    return out
+            _s.unexpected(une, _s.key_text(k))

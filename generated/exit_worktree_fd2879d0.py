@@ -15,6 +15,16 @@ TOOL_NAME = "ExitWorktree"
 NOT_ENFORCED: tuple[tuple[str, tuple[str, ...]], ...] = ()
 _KEYS_0: frozenset[str] = frozenset(("action", "discard_changes"))
 _ENUM_1_STRINGS: frozenset[str] = frozenset(("keep", "remove"))
+_ONE, _MANY = _s.headers(TOOL_NAME)
+_MISSING_0 = ("action", "The required parameter `action` is missing")
+_L_0_TYPE = "The parameter `action` type is expected as `string` but provided as `"
+_L_0_INVALID = (
+    "action",
+    'The parameter `action` is invalid: expected one of "keep", "remove"',
+)
+_L_1_TYPE = (
+    "The parameter `discard_changes` type is expected as `boolean` but provided as `"
+)
 
 
 def validate(args: object) -> str | None:
@@ -24,49 +34,76 @@ def validate(args: object) -> str | None:
             v = args
             n = 1
             if "action" not in v:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             x = v["action"]
             if type(x) is not str or x not in _ENUM_1_STRINGS:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             if "discard_changes" in v:
                 x = v["discard_changes"]
                 if type(x) is not bool:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if len(v) != n:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             return None
     except Exception:
         pass
-    return _s.message(TOOL_NAME, issues(args))
+    return _message(args)
+
+
+def _message(args: object) -> str | None:
+    mis: list[str] = []
+    une: list[str] = []
+    typ: list[str] = []
+    inv: list[str] = []
+    try:
+        _collect(args, mis, une, typ, inv)
+    except Exception as exc:
+        return _ONE + _s.unreadable(exc)
+    return _s.render(_ONE, _MANY, mis, une, typ, inv)
 
 
 def issues(args: object) -> tuple[_s.Issue, ...]:
     """Every issue with the call, grouped by kind in spec order. Never raises."""
-    return _s.collect_safely(_collect, args)
+    mis: list[str] = []
+    une: list[str] = []
+    typ: list[str] = []
+    inv: list[str] = []
+    try:
+        _collect(args, mis, une, typ, inv)
+    except Exception as exc:
+        return (_s.Issue(_s.INVALID, "", _s.unreadable(exc)),)
+    return _s.issues_of(mis, une, typ, inv)
 
 
-def _collect(args: object) -> list[_s.Issue]:
-    out: list[_s.Issue] = []
+def _collect(
+    args: object, mis: list[str], une: list[str], typ: list[str], inv: list[str]
+) -> None:
+    """Append each issue as a (path, line) pair, flat, to the list of its kind."""
     if not isinstance(args, dict):
-        _s.not_object(out, _s.json_type(args))
-        return out
+        _s.not_object(typ, _s.json_type(args))
+        return
     v = args
     if "action" not in v:
-        _s.missing(out, "action")
+        mis += _MISSING_0
     if "action" in v:
         w = v["action"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "action", "string", tw)
-        elif not ((tw == "string" and w in _ENUM_1_STRINGS)):
-            _s.invalid(out, "action", '"keep", "remove"')
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("action", _L_0_TYPE + tw + "`")
+            elif not ((tw == "string" and w in _ENUM_1_STRINGS)):
+                inv += _L_0_INVALID
+        elif not ((type(w) is str and w in _ENUM_1_STRINGS)) and not (
+            (_s.json_type(w) == "string" and w in _ENUM_1_STRINGS)
+        ):
+            inv += _L_0_INVALID
     if "discard_changes" in v:
         w = v["discard_changes"]
-        tw = _s.json_type(w)
-        if not (tw == "boolean"):
-            _s.wrong_type(out, "discard_changes", "boolean", tw)
+        if type(w) is not bool:
+            tw = _s.json_type(w)
+            if not (tw == "boolean"):
+                typ += ("discard_changes", _L_1_TYPE + tw + "`")
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(out, _s.key_text(k))
-    return out
+            _s.unexpected(une, _s.key_text(k))

@@ -14,6 +14,11 @@ from . import _support as _s
 TOOL_NAME = "Glob"
 NOT_ENFORCED: tuple[tuple[str, tuple[str, ...]], ...] = ()
 _KEYS_0: frozenset[str] = frozenset(("pattern", "path", "limit"))
+_ONE, _MANY = _s.headers(TOOL_NAME)
+_MISSING_0 = ("pattern", "The required parameter `pattern` is missing")
+_L_0_TYPE = "The parameter `pattern` type is expected as `string` but provided as `"
+_L_1_TYPE = "The parameter `path` type is expected as `string` but provided as `"
+_L_2_TYPE = "The parameter `limit` type is expected as `number` but provided as `"
 
 
 def validate(args: object) -> str | None:
@@ -23,57 +28,81 @@ def validate(args: object) -> str | None:
             v = args
             n = 1
             if "pattern" not in v:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             x = v["pattern"]
             if type(x) is not str:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             if "path" in v:
                 x = v["path"]
                 if type(x) is not str:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if "limit" in v:
                 x = v["limit"]
                 if type(x) is not int and type(x) is not float:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if len(v) != n:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             return None
     except Exception:
         pass
-    return _s.message(TOOL_NAME, issues(args))
+    return _message(args)
+
+
+def _message(args: object) -> str | None:
+    mis: list[str] = []
+    une: list[str] = []
+    typ: list[str] = []
+    inv: list[str] = []
+    try:
+        _collect(args, mis, une, typ, inv)
+    except Exception as exc:
+        return _ONE + _s.unreadable(exc)
+    return _s.render(_ONE, _MANY, mis, une, typ, inv)
 
 
 def issues(args: object) -> tuple[_s.Issue, ...]:
     """Every issue with the call, grouped by kind in spec order. Never raises."""
-    return _s.collect_safely(_collect, args)
+    mis: list[str] = []
+    une: list[str] = []
+    typ: list[str] = []
+    inv: list[str] = []
+    try:
+        _collect(args, mis, une, typ, inv)
+    except Exception as exc:
+        return (_s.Issue(_s.INVALID, "", _s.unreadable(exc)),)
+    return _s.issues_of(mis, une, typ, inv)
 
 
-def _collect(args: object) -> list[_s.Issue]:
-    out: list[_s.Issue] = []
+def _collect(
+    args: object, mis: list[str], une: list[str], typ: list[str], inv: list[str]
+) -> None:
+    """Append each issue as a (path, line) pair, flat, to the list of its kind."""
     if not isinstance(args, dict):
-        _s.not_object(out, _s.json_type(args))
-        return out
+        _s.not_object(typ, _s.json_type(args))
+        return
     v = args
     if "pattern" not in v:
-        _s.missing(out, "pattern")
+        mis += _MISSING_0
     if "pattern" in v:
         w = v["pattern"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "pattern", "string", tw)
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("pattern", _L_0_TYPE + tw + "`")
     if "path" in v:
         w = v["path"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "path", "string", tw)
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("path", _L_1_TYPE + tw + "`")
     if "limit" in v:
         w = v["limit"]
-        tw = _s.json_type(w)
-        if not (tw == "number"):
-            _s.wrong_type(out, "limit", "number", tw)
+        if type(w) is not int and type(w) is not float:
+            tw = _s.json_type(w)
+            if not (tw == "number"):
+                typ += ("limit", _L_2_TYPE + tw + "`")
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(out, _s.key_text(k))
-    return out
+            _s.unexpected(une, _s.key_text(k))

@@ -32,6 +32,26 @@ _KEYS_0: frozenset[str] = frozenset(
     )
 )
 _ENUM_4_STRINGS: frozenset[str] = frozenset(("content", "files_with_matches", "count"))
+_ONE, _MANY = _s.headers(TOOL_NAME)
+_MISSING_0 = ("pattern", "The required parameter `pattern` is missing")
+_L_0_TYPE = "The parameter `pattern` type is expected as `string` but provided as `"
+_L_1_TYPE = "The parameter `path` type is expected as `string` but provided as `"
+_L_2_TYPE = "The parameter `glob` type is expected as `string` but provided as `"
+_L_3_TYPE = "The parameter `output_mode` type is expected as `string` but provided as `"
+_L_3_INVALID = (
+    "output_mode",
+    'The parameter `output_mode` is invalid: expected one of "content", "files_with_matches", "count"',
+)
+_L_4_TYPE = "The parameter `-B` type is expected as `number` but provided as `"
+_L_5_TYPE = "The parameter `-A` type is expected as `number` but provided as `"
+_L_6_TYPE = "The parameter `-C` type is expected as `number` but provided as `"
+_L_7_TYPE = "The parameter `-n` type is expected as `boolean` but provided as `"
+_L_8_TYPE = "The parameter `-i` type is expected as `boolean` but provided as `"
+_L_9_TYPE = "The parameter `type` type is expected as `string` but provided as `"
+_L_10_TYPE = "The parameter `head_limit` type is expected as `number` but provided as `"
+_L_11_TYPE = "The parameter `multiline` type is expected as `boolean` but provided as `"
+_L_12_TYPE = "The parameter `offset` type is expected as `number` but provided as `"
+_L_13_TYPE = "The parameter `context` type is expected as `number` but provided as `"
 
 
 def validate(args: object) -> str | None:
@@ -41,169 +61,208 @@ def validate(args: object) -> str | None:
             v = args
             n = 1
             if "pattern" not in v:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             x = v["pattern"]
             if type(x) is not str:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             if "path" in v:
                 x = v["path"]
                 if type(x) is not str:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if "glob" in v:
                 x = v["glob"]
                 if type(x) is not str:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if "output_mode" in v:
                 x = v["output_mode"]
                 if type(x) is not str or x not in _ENUM_4_STRINGS:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if "-B" in v:
                 x = v["-B"]
                 if type(x) is not int and type(x) is not float:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if "-A" in v:
                 x = v["-A"]
                 if type(x) is not int and type(x) is not float:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if "-C" in v:
                 x = v["-C"]
                 if type(x) is not int and type(x) is not float:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if "-n" in v:
                 x = v["-n"]
                 if type(x) is not bool:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if "-i" in v:
                 x = v["-i"]
                 if type(x) is not bool:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if "type" in v:
                 x = v["type"]
                 if type(x) is not str:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if "head_limit" in v:
                 x = v["head_limit"]
                 if type(x) is not int and type(x) is not float:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if "multiline" in v:
                 x = v["multiline"]
                 if type(x) is not bool:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if "offset" in v:
                 x = v["offset"]
                 if type(x) is not int and type(x) is not float:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if "context" in v:
                 x = v["context"]
                 if type(x) is not int and type(x) is not float:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if len(v) != n:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             return None
     except Exception:
         pass
-    return _s.message(TOOL_NAME, issues(args))
+    return _message(args)
+
+
+def _message(args: object) -> str | None:
+    mis: list[str] = []
+    une: list[str] = []
+    typ: list[str] = []
+    inv: list[str] = []
+    try:
+        _collect(args, mis, une, typ, inv)
+    except Exception as exc:
+        return _ONE + _s.unreadable(exc)
+    return _s.render(_ONE, _MANY, mis, une, typ, inv)
 
 
 def issues(args: object) -> tuple[_s.Issue, ...]:
     """Every issue with the call, grouped by kind in spec order. Never raises."""
-    return _s.collect_safely(_collect, args)
+    mis: list[str] = []
+    une: list[str] = []
+    typ: list[str] = []
+    inv: list[str] = []
+    try:
+        _collect(args, mis, une, typ, inv)
+    except Exception as exc:
+        return (_s.Issue(_s.INVALID, "", _s.unreadable(exc)),)
+    return _s.issues_of(mis, une, typ, inv)
 
 
-def _collect(args: object) -> list[_s.Issue]:
-    out: list[_s.Issue] = []
+def _collect(
+    args: object, mis: list[str], une: list[str], typ: list[str], inv: list[str]
+) -> None:
+    """Append each issue as a (path, line) pair, flat, to the list of its kind."""
     if not isinstance(args, dict):
-        _s.not_object(out, _s.json_type(args))
-        return out
+        _s.not_object(typ, _s.json_type(args))
+        return
     v = args
     if "pattern" not in v:
-        _s.missing(out, "pattern")
+        mis += _MISSING_0
     if "pattern" in v:
         w = v["pattern"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "pattern", "string", tw)
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("pattern", _L_0_TYPE + tw + "`")
     if "path" in v:
         w = v["path"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "path", "string", tw)
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("path", _L_1_TYPE + tw + "`")
     if "glob" in v:
         w = v["glob"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "glob", "string", tw)
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("glob", _L_2_TYPE + tw + "`")
     if "output_mode" in v:
         w = v["output_mode"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "output_mode", "string", tw)
-        elif not ((tw == "string" and w in _ENUM_4_STRINGS)):
-            _s.invalid(out, "output_mode", '"content", "files_with_matches", "count"')
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("output_mode", _L_3_TYPE + tw + "`")
+            elif not ((tw == "string" and w in _ENUM_4_STRINGS)):
+                inv += _L_3_INVALID
+        elif not ((type(w) is str and w in _ENUM_4_STRINGS)) and not (
+            (_s.json_type(w) == "string" and w in _ENUM_4_STRINGS)
+        ):
+            inv += _L_3_INVALID
     if "-B" in v:
         w = v["-B"]
-        tw = _s.json_type(w)
-        if not (tw == "number"):
-            _s.wrong_type(out, "-B", "number", tw)
+        if type(w) is not int and type(w) is not float:
+            tw = _s.json_type(w)
+            if not (tw == "number"):
+                typ += ("-B", _L_4_TYPE + tw + "`")
     if "-A" in v:
         w = v["-A"]
-        tw = _s.json_type(w)
-        if not (tw == "number"):
-            _s.wrong_type(out, "-A", "number", tw)
+        if type(w) is not int and type(w) is not float:
+            tw = _s.json_type(w)
+            if not (tw == "number"):
+                typ += ("-A", _L_5_TYPE + tw + "`")
     if "-C" in v:
         w = v["-C"]
-        tw = _s.json_type(w)
-        if not (tw == "number"):
-            _s.wrong_type(out, "-C", "number", tw)
+        if type(w) is not int and type(w) is not float:
+            tw = _s.json_type(w)
+            if not (tw == "number"):
+                typ += ("-C", _L_6_TYPE + tw + "`")
     if "-n" in v:
         w = v["-n"]
-        tw = _s.json_type(w)
-        if not (tw == "boolean"):
-            _s.wrong_type(out, "-n", "boolean", tw)
+        if type(w) is not bool:
+            tw = _s.json_type(w)
+            if not (tw == "boolean"):
+                typ += ("-n", _L_7_TYPE + tw + "`")
     if "-i" in v:
         w = v["-i"]
-        tw = _s.json_type(w)
-        if not (tw == "boolean"):
-            _s.wrong_type(out, "-i", "boolean", tw)
+        if type(w) is not bool:
+            tw = _s.json_type(w)
+            if not (tw == "boolean"):
+                typ += ("-i", _L_8_TYPE + tw + "`")
     if "type" in v:
         w = v["type"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "type", "string", tw)
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("type", _L_9_TYPE + tw + "`")
     if "head_limit" in v:
         w = v["head_limit"]
-        tw = _s.json_type(w)
-        if not (tw == "number"):
-            _s.wrong_type(out, "head_limit", "number", tw)
+        if type(w) is not int and type(w) is not float:
+            tw = _s.json_type(w)
+            if not (tw == "number"):
+                typ += ("head_limit", _L_10_TYPE + tw + "`")
     if "multiline" in v:
         w = v["multiline"]
-        tw = _s.json_type(w)
-        if not (tw == "boolean"):
-            _s.wrong_type(out, "multiline", "boolean", tw)
+        if type(w) is not bool:
+            tw = _s.json_type(w)
+            if not (tw == "boolean"):
+                typ += ("multiline", _L_11_TYPE + tw + "`")
     if "offset" in v:
         w = v["offset"]
-        tw = _s.json_type(w)
-        if not (tw == "number"):
-            _s.wrong_type(out, "offset", "number", tw)
+        if type(w) is not int and type(w) is not float:
+            tw = _s.json_type(w)
+            if not (tw == "number"):
+                typ += ("offset", _L_12_TYPE + tw + "`")
     if "context" in v:
         w = v["context"]
-        tw = _s.json_type(w)
-        if not (tw == "number"):
-            _s.wrong_type(out, "context", "number", tw)
+        if type(w) is not int and type(w) is not float:
+            tw = _s.json_type(w)
+            if not (tw == "number"):
+                typ += ("context", _L_13_TYPE + tw + "`")
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(out, _s.key_text(k))
-    return out
+            _s.unexpected(une, _s.key_text(k))

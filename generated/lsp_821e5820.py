@@ -27,6 +27,19 @@ _ENUM_1_STRINGS: frozenset[str] = frozenset(
         "outgoingCalls",
     )
 )
+_ONE, _MANY = _s.headers(TOOL_NAME)
+_MISSING_0 = ("operation", "The required parameter `operation` is missing")
+_MISSING_1 = ("filePath", "The required parameter `filePath` is missing")
+_MISSING_2 = ("line", "The required parameter `line` is missing")
+_MISSING_3 = ("character", "The required parameter `character` is missing")
+_L_0_TYPE = "The parameter `operation` type is expected as `string` but provided as `"
+_L_0_INVALID = (
+    "operation",
+    'The parameter `operation` is invalid: expected one of "goToDefinition", "findReferences", "hover", "documentSymbol", "workspaceSymbol", "goToImplementation", "prepareCallHierarchy", "incomingCalls", "outgoingCalls"',
+)
+_L_1_TYPE = "The parameter `filePath` type is expected as `string` but provided as `"
+_L_2_TYPE = "The parameter `line` type is expected as `number` but provided as `"
+_L_3_TYPE = "The parameter `character` type is expected as `number` but provided as `"
 
 
 def validate(args: object) -> str | None:
@@ -35,79 +48,104 @@ def validate(args: object) -> str | None:
         if type(args) is dict:
             v = args
             if "operation" not in v:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             x = v["operation"]
             if type(x) is not str or x not in _ENUM_1_STRINGS:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             if "filePath" not in v:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             x = v["filePath"]
             if type(x) is not str:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             if "line" not in v:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             x = v["line"]
             if type(x) is not int and type(x) is not float:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             if "character" not in v:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             x = v["character"]
             if type(x) is not int and type(x) is not float:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             if len(v) != 4:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             return None
     except Exception:
         pass
-    return _s.message(TOOL_NAME, issues(args))
+    return _message(args)
+
+
+def _message(args: object) -> str | None:
+    mis: list[str] = []
+    une: list[str] = []
+    typ: list[str] = []
+    inv: list[str] = []
+    try:
+        _collect(args, mis, une, typ, inv)
+    except Exception as exc:
+        return _ONE + _s.unreadable(exc)
+    return _s.render(_ONE, _MANY, mis, une, typ, inv)
 
 
 def issues(args: object) -> tuple[_s.Issue, ...]:
     """Every issue with the call, grouped by kind in spec order. Never raises."""
-    return _s.collect_safely(_collect, args)
+    mis: list[str] = []
+    une: list[str] = []
+    typ: list[str] = []
+    inv: list[str] = []
+    try:
+        _collect(args, mis, une, typ, inv)
+    except Exception as exc:
+        return (_s.Issue(_s.INVALID, "", _s.unreadable(exc)),)
+    return _s.issues_of(mis, une, typ, inv)
 
 
-def _collect(args: object) -> list[_s.Issue]:
-    out: list[_s.Issue] = []
+def _collect(
+    args: object, mis: list[str], une: list[str], typ: list[str], inv: list[str]
+) -> None:
+    """Append each issue as a (path, line) pair, flat, to the list of its kind."""
     if not isinstance(args, dict):
-        _s.not_object(out, _s.json_type(args))
-        return out
+        _s.not_object(typ, _s.json_type(args))
+        return
     v = args
     if "operation" not in v:
-        _s.missing(out, "operation")
+        mis += _MISSING_0
     if "filePath" not in v:
-        _s.missing(out, "filePath")
+        mis += _MISSING_1
     if "line" not in v:
-        _s.missing(out, "line")
+        mis += _MISSING_2
     if "character" not in v:
-        _s.missing(out, "character")
+        mis += _MISSING_3
     if "operation" in v:
         w = v["operation"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "operation", "string", tw)
-        elif not ((tw == "string" and w in _ENUM_1_STRINGS)):
-            _s.invalid(
-                out,
-                "operation",
-                '"goToDefinition", "findReferences", "hover", "documentSymbol", "workspaceSymbol", "goToImplementation", "prepareCallHierarchy", "incomingCalls", "outgoingCalls"',
-            )
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("operation", _L_0_TYPE + tw + "`")
+            elif not ((tw == "string" and w in _ENUM_1_STRINGS)):
+                inv += _L_0_INVALID
+        elif not ((type(w) is str and w in _ENUM_1_STRINGS)) and not (
+            (_s.json_type(w) == "string" and w in _ENUM_1_STRINGS)
+        ):
+            inv += _L_0_INVALID
     if "filePath" in v:
         w = v["filePath"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "filePath", "string", tw)
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("filePath", _L_1_TYPE + tw + "`")
     if "line" in v:
         w = v["line"]
-        tw = _s.json_type(w)
-        if not (tw == "number"):
-            _s.wrong_type(out, "line", "number", tw)
+        if type(w) is not int and type(w) is not float:
+            tw = _s.json_type(w)
+            if not (tw == "number"):
+                typ += ("line", _L_2_TYPE + tw + "`")
     if "character" in v:
         w = v["character"]
-        tw = _s.json_type(w)
-        if not (tw == "number"):
-            _s.wrong_type(out, "character", "number", tw)
+        if type(w) is not int and type(w) is not float:
+            tw = _s.json_type(w)
+            if not (tw == "number"):
+                typ += ("character", _L_3_TYPE + tw + "`")
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(out, _s.key_text(k))
-    return out
+            _s.unexpected(une, _s.key_text(k))

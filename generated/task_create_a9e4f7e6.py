@@ -16,6 +16,13 @@ NOT_ENFORCED: tuple[tuple[str, tuple[str, ...]], ...] = ()
 _KEYS_0: frozenset[str] = frozenset(
     ("subject", "description", "activeForm", "metadata")
 )
+_ONE, _MANY = _s.headers(TOOL_NAME)
+_MISSING_0 = ("subject", "The required parameter `subject` is missing")
+_MISSING_1 = ("description", "The required parameter `description` is missing")
+_L_0_TYPE = "The parameter `subject` type is expected as `string` but provided as `"
+_L_1_TYPE = "The parameter `description` type is expected as `string` but provided as `"
+_L_2_TYPE = "The parameter `activeForm` type is expected as `string` but provided as `"
+_L_3_TYPE = "The parameter `metadata` type is expected as `object` but provided as `"
 
 
 def validate(args: object) -> str | None:
@@ -25,69 +32,94 @@ def validate(args: object) -> str | None:
             v = args
             n = 2
             if "subject" not in v:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             x = v["subject"]
             if type(x) is not str:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             if "description" not in v:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             x = v["description"]
             if type(x) is not str:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             if "activeForm" in v:
                 x = v["activeForm"]
                 if type(x) is not str:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if "metadata" in v:
                 x = v["metadata"]
                 if type(x) is not dict:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if len(v) != n:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             return None
     except Exception:
         pass
-    return _s.message(TOOL_NAME, issues(args))
+    return _message(args)
+
+
+def _message(args: object) -> str | None:
+    mis: list[str] = []
+    une: list[str] = []
+    typ: list[str] = []
+    inv: list[str] = []
+    try:
+        _collect(args, mis, une, typ, inv)
+    except Exception as exc:
+        return _ONE + _s.unreadable(exc)
+    return _s.render(_ONE, _MANY, mis, une, typ, inv)
 
 
 def issues(args: object) -> tuple[_s.Issue, ...]:
     """Every issue with the call, grouped by kind in spec order. Never raises."""
-    return _s.collect_safely(_collect, args)
+    mis: list[str] = []
+    une: list[str] = []
+    typ: list[str] = []
+    inv: list[str] = []
+    try:
+        _collect(args, mis, une, typ, inv)
+    except Exception as exc:
+        return (_s.Issue(_s.INVALID, "", _s.unreadable(exc)),)
+    return _s.issues_of(mis, une, typ, inv)
 
 
-def _collect(args: object) -> list[_s.Issue]:
-    out: list[_s.Issue] = []
+def _collect(
+    args: object, mis: list[str], une: list[str], typ: list[str], inv: list[str]
+) -> None:
+    """Append each issue as a (path, line) pair, flat, to the list of its kind."""
     if not isinstance(args, dict):
-        _s.not_object(out, _s.json_type(args))
-        return out
+        _s.not_object(typ, _s.json_type(args))
+        return
     v = args
     if "subject" not in v:
-        _s.missing(out, "subject")
+        mis += _MISSING_0
     if "description" not in v:
-        _s.missing(out, "description")
+        mis += _MISSING_1
     if "subject" in v:
         w = v["subject"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "subject", "string", tw)
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("subject", _L_0_TYPE + tw + "`")
     if "description" in v:
         w = v["description"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "description", "string", tw)
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("description", _L_1_TYPE + tw + "`")
     if "activeForm" in v:
         w = v["activeForm"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "activeForm", "string", tw)
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("activeForm", _L_2_TYPE + tw + "`")
     if "metadata" in v:
         w = v["metadata"]
-        tw = _s.json_type(w)
-        if not (tw == "object"):
-            _s.wrong_type(out, "metadata", "object", tw)
+        if type(w) is not dict:
+            tw = _s.json_type(w)
+            if not (tw == "object"):
+                typ += ("metadata", _L_3_TYPE + tw + "`")
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(out, _s.key_text(k))
-    return out
+            _s.unexpected(une, _s.key_text(k))

@@ -14,6 +14,9 @@ from . import _support as _s
 TOOL_NAME = "TaskGet"
 NOT_ENFORCED: tuple[tuple[str, tuple[str, ...]], ...] = ()
 _KEYS_0: frozenset[str] = frozenset(("taskId",))
+_ONE, _MANY = _s.headers(TOOL_NAME)
+_MISSING_0 = ("taskId", "The required parameter `taskId` is missing")
+_L_0_TYPE = "The parameter `taskId` type is expected as `string` but provided as `"
 
 
 def validate(args: object) -> str | None:
@@ -22,37 +25,59 @@ def validate(args: object) -> str | None:
         if type(args) is dict:
             v = args
             if "taskId" not in v:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             x = v["taskId"]
             if type(x) is not str:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             if len(v) != 1:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             return None
     except Exception:
         pass
-    return _s.message(TOOL_NAME, issues(args))
+    return _message(args)
+
+
+def _message(args: object) -> str | None:
+    mis: list[str] = []
+    une: list[str] = []
+    typ: list[str] = []
+    inv: list[str] = []
+    try:
+        _collect(args, mis, une, typ, inv)
+    except Exception as exc:
+        return _ONE + _s.unreadable(exc)
+    return _s.render(_ONE, _MANY, mis, une, typ, inv)
 
 
 def issues(args: object) -> tuple[_s.Issue, ...]:
     """Every issue with the call, grouped by kind in spec order. Never raises."""
-    return _s.collect_safely(_collect, args)
+    mis: list[str] = []
+    une: list[str] = []
+    typ: list[str] = []
+    inv: list[str] = []
+    try:
+        _collect(args, mis, une, typ, inv)
+    except Exception as exc:
+        return (_s.Issue(_s.INVALID, "", _s.unreadable(exc)),)
+    return _s.issues_of(mis, une, typ, inv)
 
 
-def _collect(args: object) -> list[_s.Issue]:
-    out: list[_s.Issue] = []
+def _collect(
+    args: object, mis: list[str], une: list[str], typ: list[str], inv: list[str]
+) -> None:
+    """Append each issue as a (path, line) pair, flat, to the list of its kind."""
     if not isinstance(args, dict):
-        _s.not_object(out, _s.json_type(args))
-        return out
+        _s.not_object(typ, _s.json_type(args))
+        return
     v = args
     if "taskId" not in v:
-        _s.missing(out, "taskId")
+        mis += _MISSING_0
     if "taskId" in v:
         w = v["taskId"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "taskId", "string", tw)
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("taskId", _L_0_TYPE + tw + "`")
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(out, _s.key_text(k))
-    return out
+            _s.unexpected(une, _s.key_text(k))

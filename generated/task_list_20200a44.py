@@ -14,6 +14,7 @@ from . import _support as _s
 TOOL_NAME = "TaskList"
 NOT_ENFORCED: tuple[tuple[str, tuple[str, ...]], ...] = ()
 _KEYS_0: frozenset[str] = frozenset(())
+_ONE, _MANY = _s.headers(TOOL_NAME)
 
 
 def validate(args: object) -> str | None:
@@ -22,25 +23,46 @@ def validate(args: object) -> str | None:
         if type(args) is dict:
             v = args
             if len(v) != 0:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             return None
     except Exception:
         pass
-    return _s.message(TOOL_NAME, issues(args))
+    return _message(args)
+
+
+def _message(args: object) -> str | None:
+    mis: list[str] = []
+    une: list[str] = []
+    typ: list[str] = []
+    inv: list[str] = []
+    try:
+        _collect(args, mis, une, typ, inv)
+    except Exception as exc:
+        return _ONE + _s.unreadable(exc)
+    return _s.render(_ONE, _MANY, mis, une, typ, inv)
 
 
 def issues(args: object) -> tuple[_s.Issue, ...]:
     """Every issue with the call, grouped by kind in spec order. Never raises."""
-    return _s.collect_safely(_collect, args)
+    mis: list[str] = []
+    une: list[str] = []
+    typ: list[str] = []
+    inv: list[str] = []
+    try:
+        _collect(args, mis, une, typ, inv)
+    except Exception as exc:
+        return (_s.Issue(_s.INVALID, "", _s.unreadable(exc)),)
+    return _s.issues_of(mis, une, typ, inv)
 
 
-def _collect(args: object) -> list[_s.Issue]:
-    out: list[_s.Issue] = []
+def _collect(
+    args: object, mis: list[str], une: list[str], typ: list[str], inv: list[str]
+) -> None:
+    """Append each issue as a (path, line) pair, flat, to the list of its kind."""
     if not isinstance(args, dict):
-        _s.not_object(out, _s.json_type(args))
-        return out
+        _s.not_object(typ, _s.json_type(args))
+        return
     v = args
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(out, _s.key_text(k))
-    return out
+            _s.unexpected(une, _s.key_text(k))

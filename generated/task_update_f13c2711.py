@@ -29,6 +29,19 @@ _KEYS_0: frozenset[str] = frozenset(
 _ENUM_5_STRINGS: frozenset[str] = frozenset(
     ("pending", "in_progress", "completed", "deleted")
 )
+_ONE, _MANY = _s.headers(TOOL_NAME)
+_MISSING_0 = ("taskId", "The required parameter `taskId` is missing")
+_L_0_TYPE = "The parameter `taskId` type is expected as `string` but provided as `"
+_L_1_TYPE = "The parameter `subject` type is expected as `string` but provided as `"
+_L_2_TYPE = "The parameter `description` type is expected as `string` but provided as `"
+_L_3_TYPE = "The parameter `activeForm` type is expected as `string` but provided as `"
+_L_4_TYPE = "The parameter `status` type is expected as `string` but provided as `"
+_L_4_INVALID = (
+    "status",
+    'The parameter `status` is invalid: expected one of "pending", "in_progress", "completed", "deleted"',
+)
+_L_7_TYPE = "The parameter `owner` type is expected as `string` but provided as `"
+_L_8_TYPE = "The parameter `metadata` type is expected as `object` but provided as `"
 
 
 def validate(args: object) -> str | None:
@@ -38,118 +51,148 @@ def validate(args: object) -> str | None:
             v = args
             n = 1
             if "taskId" not in v:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             x = v["taskId"]
             if type(x) is not str:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             if "subject" in v:
                 x = v["subject"]
                 if type(x) is not str:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if "description" in v:
                 x = v["description"]
                 if type(x) is not str:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if "activeForm" in v:
                 x = v["activeForm"]
                 if type(x) is not str:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if "status" in v:
                 x = v["status"]
                 if type(x) is not str or x not in _ENUM_5_STRINGS:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if "addBlocks" in v:
                 x = v["addBlocks"]
                 if not _fast_6(x):
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if "addBlockedBy" in v:
                 x = v["addBlockedBy"]
                 if not _fast_8(x):
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if "owner" in v:
                 x = v["owner"]
                 if type(x) is not str:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if "metadata" in v:
                 x = v["metadata"]
                 if type(x) is not dict:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if len(v) != n:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             return None
     except Exception:
         pass
-    return _s.message(TOOL_NAME, issues(args))
+    return _message(args)
+
+
+def _message(args: object) -> str | None:
+    mis: list[str] = []
+    une: list[str] = []
+    typ: list[str] = []
+    inv: list[str] = []
+    try:
+        _collect(args, mis, une, typ, inv)
+    except Exception as exc:
+        return _ONE + _s.unreadable(exc)
+    return _s.render(_ONE, _MANY, mis, une, typ, inv)
 
 
 def issues(args: object) -> tuple[_s.Issue, ...]:
     """Every issue with the call, grouped by kind in spec order. Never raises."""
-    return _s.collect_safely(_collect, args)
+    mis: list[str] = []
+    une: list[str] = []
+    typ: list[str] = []
+    inv: list[str] = []
+    try:
+        _collect(args, mis, une, typ, inv)
+    except Exception as exc:
+        return (_s.Issue(_s.INVALID, "", _s.unreadable(exc)),)
+    return _s.issues_of(mis, une, typ, inv)
 
 
-def _collect(args: object) -> list[_s.Issue]:
-    out: list[_s.Issue] = []
+def _collect(
+    args: object, mis: list[str], une: list[str], typ: list[str], inv: list[str]
+) -> None:
+    """Append each issue as a (path, line) pair, flat, to the list of its kind."""
     if not isinstance(args, dict):
-        _s.not_object(out, _s.json_type(args))
-        return out
+        _s.not_object(typ, _s.json_type(args))
+        return
     v = args
     if "taskId" not in v:
-        _s.missing(out, "taskId")
+        mis += _MISSING_0
     if "taskId" in v:
         w = v["taskId"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "taskId", "string", tw)
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("taskId", _L_0_TYPE + tw + "`")
     if "subject" in v:
         w = v["subject"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "subject", "string", tw)
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("subject", _L_1_TYPE + tw + "`")
     if "description" in v:
         w = v["description"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "description", "string", tw)
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("description", _L_2_TYPE + tw + "`")
     if "activeForm" in v:
         w = v["activeForm"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "activeForm", "string", tw)
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("activeForm", _L_3_TYPE + tw + "`")
     if "status" in v:
         w = v["status"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "status", "string", tw)
-        elif not ((tw == "string" and w in _ENUM_5_STRINGS)):
-            _s.invalid(
-                out, "status", '"pending", "in_progress", "completed", "deleted"'
-            )
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("status", _L_4_TYPE + tw + "`")
+            elif not ((tw == "string" and w in _ENUM_5_STRINGS)):
+                inv += _L_4_INVALID
+        elif not ((type(w) is str and w in _ENUM_5_STRINGS)) and not (
+            (_s.json_type(w) == "string" and w in _ENUM_5_STRINGS)
+        ):
+            inv += _L_4_INVALID
     if "addBlocks" in v:
-        _visit_6(v["addBlocks"], "addBlocks", out)
+        _visit_6(v["addBlocks"], "addBlocks", mis, une, typ, inv)
     if "addBlockedBy" in v:
-        _visit_8(v["addBlockedBy"], "addBlockedBy", out)
+        _visit_8(v["addBlockedBy"], "addBlockedBy", mis, une, typ, inv)
     if "owner" in v:
         w = v["owner"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "owner", "string", tw)
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("owner", _L_7_TYPE + tw + "`")
     if "metadata" in v:
         w = v["metadata"]
-        tw = _s.json_type(w)
-        if not (tw == "object"):
-            _s.wrong_type(out, "metadata", "object", tw)
+        if type(w) is not dict:
+            tw = _s.json_type(w)
+            if not (tw == "object"):
+                typ += ("metadata", _L_8_TYPE + tw + "`")
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(out, _s.key_text(k))
-    return out
+            _s.unexpected(une, _s.key_text(k))
 
 
 def _fast_6(x: object) -> bool:
@@ -161,17 +204,20 @@ def _fast_6(x: object) -> bool:
     return True
 
 
-def _visit_6(x: object, p: str, out: list[_s.Issue]) -> None:
+def _visit_6(
+    x: object, p: str, mis: list[str], une: list[str], typ: list[str], inv: list[str]
+) -> None:
     t = _s.json_type(x)
     if not (t == "array"):
-        _s.wrong_type(out, p, "array", t)
+        _s.wrong_type(typ, p, "array", t)
         return
     if isinstance(x, list):
         for i, e in enumerate(x):
             w = e
-            tw = _s.json_type(w)
-            if not (tw == "string"):
-                _s.wrong_type(out, _s.index(p, i), "string", tw)
+            if type(w) is not str:
+                tw = _s.json_type(w)
+                if not (tw == "string"):
+                    _s.wrong_type(typ, _s.index(p, i), "string", tw)
 
 
 def _fast_8(x: object) -> bool:
@@ -183,14 +229,17 @@ def _fast_8(x: object) -> bool:
     return True
 
 
-def _visit_8(x: object, p: str, out: list[_s.Issue]) -> None:
+def _visit_8(
+    x: object, p: str, mis: list[str], une: list[str], typ: list[str], inv: list[str]
+) -> None:
     t = _s.json_type(x)
     if not (t == "array"):
-        _s.wrong_type(out, p, "array", t)
+        _s.wrong_type(typ, p, "array", t)
         return
     if isinstance(x, list):
         for i, e in enumerate(x):
             w = e
-            tw = _s.json_type(w)
-            if not (tw == "string"):
-                _s.wrong_type(out, _s.index(p, i), "string", tw)
+            if type(w) is not str:
+                tw = _s.json_type(w)
+                if not (tw == "string"):
+                    _s.wrong_type(typ, _s.index(p, i), "string", tw)

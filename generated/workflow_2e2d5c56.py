@@ -14,6 +14,12 @@ from . import _support as _s
 TOOL_NAME = "Workflow"
 NOT_ENFORCED: tuple[tuple[str, tuple[str, ...]], ...] = ()
 _KEYS_0: frozenset[str] = frozenset(("script", "scriptPath", "args", "resumeFromRunId"))
+_ONE, _MANY = _s.headers(TOOL_NAME)
+_L_0_TYPE = "The parameter `script` type is expected as `string` but provided as `"
+_L_1_TYPE = "The parameter `scriptPath` type is expected as `string` but provided as `"
+_L_3_TYPE = (
+    "The parameter `resumeFromRunId` type is expected as `string` but provided as `"
+)
 
 
 def validate(args: object) -> str | None:
@@ -25,55 +31,79 @@ def validate(args: object) -> str | None:
             if "script" in v:
                 x = v["script"]
                 if type(x) is not str:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if "scriptPath" in v:
                 x = v["scriptPath"]
                 if type(x) is not str:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if "args" in v:
                 n += 1
             if "resumeFromRunId" in v:
                 x = v["resumeFromRunId"]
                 if type(x) is not str:
-                    return _s.message(TOOL_NAME, issues(args))
+                    return _message(args)
                 n += 1
             if len(v) != n:
-                return _s.message(TOOL_NAME, issues(args))
+                return _message(args)
             return None
     except Exception:
         pass
-    return _s.message(TOOL_NAME, issues(args))
+    return _message(args)
+
+
+def _message(args: object) -> str | None:
+    mis: list[str] = []
+    une: list[str] = []
+    typ: list[str] = []
+    inv: list[str] = []
+    try:
+        _collect(args, mis, une, typ, inv)
+    except Exception as exc:
+        return _ONE + _s.unreadable(exc)
+    return _s.render(_ONE, _MANY, mis, une, typ, inv)
 
 
 def issues(args: object) -> tuple[_s.Issue, ...]:
     """Every issue with the call, grouped by kind in spec order. Never raises."""
-    return _s.collect_safely(_collect, args)
+    mis: list[str] = []
+    une: list[str] = []
+    typ: list[str] = []
+    inv: list[str] = []
+    try:
+        _collect(args, mis, une, typ, inv)
+    except Exception as exc:
+        return (_s.Issue(_s.INVALID, "", _s.unreadable(exc)),)
+    return _s.issues_of(mis, une, typ, inv)
 
 
-def _collect(args: object) -> list[_s.Issue]:
-    out: list[_s.Issue] = []
+def _collect(
+    args: object, mis: list[str], une: list[str], typ: list[str], inv: list[str]
+) -> None:
+    """Append each issue as a (path, line) pair, flat, to the list of its kind."""
     if not isinstance(args, dict):
-        _s.not_object(out, _s.json_type(args))
-        return out
+        _s.not_object(typ, _s.json_type(args))
+        return
     v = args
     if "script" in v:
         w = v["script"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "script", "string", tw)
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("script", _L_0_TYPE + tw + "`")
     if "scriptPath" in v:
         w = v["scriptPath"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "scriptPath", "string", tw)
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("scriptPath", _L_1_TYPE + tw + "`")
     if "resumeFromRunId" in v:
         w = v["resumeFromRunId"]
-        tw = _s.json_type(w)
-        if not (tw == "string"):
-            _s.wrong_type(out, "resumeFromRunId", "string", tw)
+        if type(w) is not str:
+            tw = _s.json_type(w)
+            if not (tw == "string"):
+                typ += ("resumeFromRunId", _L_3_TYPE + tw + "`")
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(out, _s.key_text(k))
-    return out
+            _s.unexpected(une, _s.key_text(k))

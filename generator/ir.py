@@ -40,10 +40,24 @@ class EnumRule:
 
 
 @dataclass(frozen=True)
+class Lines:
+    """The message lines of a member whose path is known at build time (a top-level one).
+
+    Spelled out by lowering so that a failing call at the root costs no string building.
+    """
+
+    const: str  # module-level constant prefix, e.g. "_L_3"
+    path: str
+    type_head: str  # a "type" issue's line up to the provided type name
+    invalid: str  # the whole line of an "invalid" issue ("" without an enum)
+
+
+@dataclass(frozen=True)
 class Prop:
     name: str
     node: Node
     required: bool
+    lines: Lines | None = None  # at the root only
 
 
 @dataclass(frozen=True)
@@ -58,6 +72,7 @@ class ObjectRule:
     extra_node: Node | None  # the additionalProperties schema when extra == "check"
     keys_const: str  # frozenset of declared names, e.g. "_KEYS_0"
     keys: tuple[str, ...]  # declared names: properties then required-only, first mention wins
+    missing_lines: tuple[str, ...] = ()  # at the root: the "missing" line of each required name
 
 
 @dataclass(frozen=True)

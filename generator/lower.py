@@ -7,7 +7,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.errors import DeclarationError, Warning, pointer_join
-from generator.ir import EnumRule, Extra, Macro, Node, NotEnforced, ObjectRule, Prop, ToolModule, TypeRule
+from generator.ir import (
+    EnumRule,
+    Extra,
+    Lines,
+    Macro,
+    Node,
+    NotEnforced,
+    ObjectRule,
+    Prop,
+    ToolModule,
+    TypeRule,
+)
 from generator.load import Declaration
 from generator.naming import module_name
 
@@ -165,12 +176,16 @@ class _Lowering:
         properties = self.properties(schema, pointer)
         extra_schema = self.extra_kind(schema, pointer)
         props = tuple(
-            Prop(
-                name,
-                self.subschema(sub, pointer_join(pointer_join(pointer, "properties"), name)),
-                name in required,
+            _with_lines(
+                Prop(
+                    name,
+                    self.subschema(sub, pointer_join(pointer_join(pointer, "properties"), name)),
+                    name in required,
+                ),
+                i,
+                root,
             )
-            for name, sub in properties.items()
+            for i, (name, sub) in enumerate(properties.items())
         )
         required_only = tuple(n for n in required if n not in properties)
         for name in required_only:
@@ -210,6 +225,7 @@ class _Lowering:
             extra_node=extra_node,
             keys_const=f"_KEYS_{node_id}",
             keys=tuple(properties) + required_only,
+            missing_lines=tuple(f"The required parameter `{n}` is missing" for n in required) if root else (),
         )
         if rule.checks or root:
             self.objects.append(rule)
@@ -227,6 +243,24 @@ class _Lowering:
             raise self.refuse(where, "expected a schema (an object or a boolean) or a list of schemas")
         node = self.subschema(items, where)
         return None if node.macro == "none" else node
+
+
+def _with_lines(prop: Prop, index: int, root: bool) -> Prop:
+    """A top-level member's path is its name: its message lines are known at build time."""
+    if not root:
+        return prop
+    path = prop.name
+    invalid = ""
+    if prop.node.enum is not None:
+        invalid = f"The parameter `{path}` is invalid: expected one of {prop.node.enum.text}"
+    head = f"The parameter `{path}` type is expected as `{prop.node.types.expected if prop.node.types else ''}`"
+    lines = Lines(
+        const=f"_L_{index}",
+        path=path,
+        type_head=head + " but provided as `",
+        invalid=invalid,
+    )
+    return Prop(prop.name, prop.node, prop.required, lines)
 
 
 def _unique(values: Any) -> tuple[Any, ...]:
