@@ -12,6 +12,7 @@ from __future__ import annotations
 from . import _support as _s
 
 TOOL_NAME = "Agent"
+_NUMBER = (int, float)  # exact types of a JSON number; bool is neither
 NOT_ENFORCED: tuple[tuple[str, tuple[str, ...]], ...] = ()
 _KEYS_0: frozenset[str] = frozenset(
     ("description", "prompt", "subagent_type", "run_in_background")
@@ -34,29 +35,28 @@ def validate(args: object) -> str | None:
     """None when the call is valid, else the message of spec section 6. Never raises."""
     try:
         if type(args) is dict:
-            v = args
             n = 3
-            if "description" not in v:
+            if "description" not in args:
                 return _message(args)
-            x = v["description"]
+            x = args["description"]
             if type(x) is not str:
                 return _message(args)
-            if "prompt" not in v:
+            if "prompt" not in args:
                 return _message(args)
-            x = v["prompt"]
+            x = args["prompt"]
             if type(x) is not str:
                 return _message(args)
-            if "subagent_type" not in v:
+            if "subagent_type" not in args:
                 return _message(args)
-            x = v["subagent_type"]
+            x = args["subagent_type"]
             if type(x) is not str:
                 return _message(args)
-            if "run_in_background" in v:
-                x = v["run_in_background"]
+            if "run_in_background" in args:
+                x = args["run_in_background"]
                 if type(x) is not bool:
                     return _message(args)
                 n += 1
-            if len(v) != n:
+            if len(args) != n:
                 return _message(args)
             return None
     except Exception:
@@ -129,4 +129,4 @@ def _collect(
                 typ += ("run_in_background", _L_3_TYPE + tw + "`")
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(une, _s.key_text(k))
+            _s.unexpected_key(une, k)

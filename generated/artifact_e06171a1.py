@@ -12,6 +12,7 @@ from __future__ import annotations
 from . import _support as _s
 
 TOOL_NAME = "Artifact"
+_NUMBER = (int, float)  # exact types of a JSON number; bool is neither
 NOT_ENFORCED: tuple[tuple[str, tuple[str, ...]], ...] = ()
 _KEYS_0: frozenset[str] = frozenset(("file_path", "favicon", "label", "url", "force"))
 _ONE, _MANY = _s.headers(TOOL_NAME)
@@ -27,34 +28,33 @@ def validate(args: object) -> str | None:
     """None when the call is valid, else the message of spec section 6. Never raises."""
     try:
         if type(args) is dict:
-            v = args
             n = 1
-            if "file_path" not in v:
+            if "file_path" not in args:
                 return _message(args)
-            x = v["file_path"]
+            x = args["file_path"]
             if type(x) is not str:
                 return _message(args)
-            if "favicon" in v:
-                x = v["favicon"]
+            if "favicon" in args:
+                x = args["favicon"]
                 if type(x) is not str:
                     return _message(args)
                 n += 1
-            if "label" in v:
-                x = v["label"]
+            if "label" in args:
+                x = args["label"]
                 if type(x) is not str:
                     return _message(args)
                 n += 1
-            if "url" in v:
-                x = v["url"]
+            if "url" in args:
+                x = args["url"]
                 if type(x) is not str:
                     return _message(args)
                 n += 1
-            if "force" in v:
-                x = v["force"]
+            if "force" in args:
+                x = args["force"]
                 if type(x) is not bool:
                     return _message(args)
                 n += 1
-            if len(v) != n:
+            if len(args) != n:
                 return _message(args)
             return None
     except Exception:
@@ -129,4 +129,4 @@ def _collect(
                 typ += ("force", _L_4_TYPE + tw + "`")
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(une, _s.key_text(k))
+            _s.unexpected_key(une, k)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from . import _support as _s
 
 TOOL_NAME = "AskUserQuestion"
+_NUMBER = (int, float)  # exact types of a JSON number; bool is neither
 NOT_ENFORCED: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("/function/parameters/properties/questions", ("maxItems", "minItems")),
     (
@@ -44,24 +45,23 @@ def validate(args: object) -> str | None:
     """None when the call is valid, else the message of spec section 6. Never raises."""
     try:
         if type(args) is dict:
-            v = args
             n = 1
-            if "questions" not in v:
+            if "questions" not in args:
                 return _message(args)
-            x = v["questions"]
+            x = args["questions"]
             if not _fast_1(x):
                 return _message(args)
-            if "answers" in v:
-                x = v["answers"]
+            if "answers" in args:
+                x = args["answers"]
                 if not _fast_10(x):
                     return _message(args)
                 n += 1
-            if "metadata" in v:
-                x = v["metadata"]
+            if "metadata" in args:
+                x = args["metadata"]
                 if not _fast_12(x):
                     return _message(args)
                 n += 1
-            if len(v) != n:
+            if len(args) != n:
                 return _message(args)
             return None
     except Exception:
@@ -112,7 +112,7 @@ def _collect(
         _visit_12(v["metadata"], "metadata", mis, une, typ, inv)
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(une, _s.key_text(k))
+            _s.unexpected_key(une, k)
 
 
 def _fast_1(x: object) -> bool:

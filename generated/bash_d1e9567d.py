@@ -12,6 +12,7 @@ from __future__ import annotations
 from . import _support as _s
 
 TOOL_NAME = "Bash"
+_NUMBER = (int, float)  # exact types of a JSON number; bool is neither
 NOT_ENFORCED: tuple[tuple[str, tuple[str, ...]], ...] = ()
 _KEYS_0: frozenset[str] = frozenset(
     ("command", "timeout", "description", "run_in_background")
@@ -30,29 +31,28 @@ def validate(args: object) -> str | None:
     """None when the call is valid, else the message of spec section 6. Never raises."""
     try:
         if type(args) is dict:
-            v = args
             n = 1
-            if "command" not in v:
+            if "command" not in args:
                 return _message(args)
-            x = v["command"]
+            x = args["command"]
             if type(x) is not str:
                 return _message(args)
-            if "timeout" in v:
-                x = v["timeout"]
-                if type(x) is not int and type(x) is not float:
+            if "timeout" in args:
+                x = args["timeout"]
+                if type(x) not in _NUMBER:
                     return _message(args)
                 n += 1
-            if "description" in v:
-                x = v["description"]
+            if "description" in args:
+                x = args["description"]
                 if type(x) is not str:
                     return _message(args)
                 n += 1
-            if "run_in_background" in v:
-                x = v["run_in_background"]
+            if "run_in_background" in args:
+                x = args["run_in_background"]
                 if type(x) is not bool:
                     return _message(args)
                 n += 1
-            if len(v) != n:
+            if len(args) != n:
                 return _message(args)
             return None
     except Exception:
@@ -103,7 +103,7 @@ def _collect(
                 typ += ("command", _L_0_TYPE + tw + "`")
     if "timeout" in v:
         w = v["timeout"]
-        if type(w) is not int and type(w) is not float:
+        if type(w) not in _NUMBER:
             tw = _s.json_type(w)
             if not (tw == "number"):
                 typ += ("timeout", _L_1_TYPE + tw + "`")
@@ -121,4 +121,4 @@ def _collect(
                 typ += ("run_in_background", _L_3_TYPE + tw + "`")
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(une, _s.key_text(k))
+            _s.unexpected_key(une, k)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from . import _support as _s
 
 TOOL_NAME = "CronCreate"
+_NUMBER = (int, float)  # exact types of a JSON number; bool is neither
 NOT_ENFORCED: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("/function/parameters/properties/recurring", ("default",)),
     ("/function/parameters/properties/durable", ("default",)),
@@ -32,29 +33,28 @@ def validate(args: object) -> str | None:
     """None when the call is valid, else the message of spec section 6. Never raises."""
     try:
         if type(args) is dict:
-            v = args
             n = 2
-            if "cron" not in v:
+            if "cron" not in args:
                 return _message(args)
-            x = v["cron"]
+            x = args["cron"]
             if type(x) is not str:
                 return _message(args)
-            if "prompt" not in v:
+            if "prompt" not in args:
                 return _message(args)
-            x = v["prompt"]
+            x = args["prompt"]
             if type(x) is not str:
                 return _message(args)
-            if "recurring" in v:
-                x = v["recurring"]
+            if "recurring" in args:
+                x = args["recurring"]
                 if type(x) is not bool:
                     return _message(args)
                 n += 1
-            if "durable" in v:
-                x = v["durable"]
+            if "durable" in args:
+                x = args["durable"]
                 if type(x) is not bool:
                     return _message(args)
                 n += 1
-            if len(v) != n:
+            if len(args) != n:
                 return _message(args)
             return None
     except Exception:
@@ -125,4 +125,4 @@ def _collect(
                 typ += ("durable", _L_3_TYPE + tw + "`")
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(une, _s.key_text(k))
+            _s.unexpected_key(une, k)

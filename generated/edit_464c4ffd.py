@@ -13,6 +13,7 @@ from __future__ import annotations
 from . import _support as _s
 
 TOOL_NAME = "Edit"
+_NUMBER = (int, float)  # exact types of a JSON number; bool is neither
 NOT_ENFORCED: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("/function/parameters/properties/replace_all", ("default",)),
 )
@@ -35,29 +36,28 @@ def validate(args: object) -> str | None:
     """None when the call is valid, else the message of spec section 6. Never raises."""
     try:
         if type(args) is dict:
-            v = args
             n = 3
-            if "file_path" not in v:
+            if "file_path" not in args:
                 return _message(args)
-            x = v["file_path"]
+            x = args["file_path"]
             if type(x) is not str:
                 return _message(args)
-            if "old_string" not in v:
+            if "old_string" not in args:
                 return _message(args)
-            x = v["old_string"]
+            x = args["old_string"]
             if type(x) is not str:
                 return _message(args)
-            if "new_string" not in v:
+            if "new_string" not in args:
                 return _message(args)
-            x = v["new_string"]
+            x = args["new_string"]
             if type(x) is not str:
                 return _message(args)
-            if "replace_all" in v:
-                x = v["replace_all"]
+            if "replace_all" in args:
+                x = args["replace_all"]
                 if type(x) is not bool:
                     return _message(args)
                 n += 1
-            if len(v) != n:
+            if len(args) != n:
                 return _message(args)
             return None
     except Exception:
@@ -130,4 +130,4 @@ def _collect(
                 typ += ("replace_all", _L_3_TYPE + tw + "`")
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(une, _s.key_text(k))
+            _s.unexpected_key(une, k)

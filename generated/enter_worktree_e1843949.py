@@ -12,6 +12,7 @@ from __future__ import annotations
 from . import _support as _s
 
 TOOL_NAME = "EnterWorktree"
+_NUMBER = (int, float)  # exact types of a JSON number; bool is neither
 NOT_ENFORCED: tuple[tuple[str, tuple[str, ...]], ...] = ()
 _KEYS_0: frozenset[str] = frozenset(("name",))
 _ONE, _MANY = _s.headers(TOOL_NAME)
@@ -22,14 +23,13 @@ def validate(args: object) -> str | None:
     """None when the call is valid, else the message of spec section 6. Never raises."""
     try:
         if type(args) is dict:
-            v = args
             n = 0
-            if "name" in v:
-                x = v["name"]
+            if "name" in args:
+                x = args["name"]
                 if type(x) is not str:
                     return _message(args)
                 n += 1
-            if len(v) != n:
+            if len(args) != n:
                 return _message(args)
             return None
     except Exception:
@@ -78,4 +78,4 @@ def _collect(
                 typ += ("name", _L_0_TYPE + tw + "`")
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(une, _s.key_text(k))
+            _s.unexpected_key(une, k)

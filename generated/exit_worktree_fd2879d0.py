@@ -12,6 +12,7 @@ from __future__ import annotations
 from . import _support as _s
 
 TOOL_NAME = "ExitWorktree"
+_NUMBER = (int, float)  # exact types of a JSON number; bool is neither
 NOT_ENFORCED: tuple[tuple[str, tuple[str, ...]], ...] = ()
 _KEYS_0: frozenset[str] = frozenset(("action", "discard_changes"))
 _ENUM_1_STRINGS: frozenset[str] = frozenset(("keep", "remove"))
@@ -31,19 +32,18 @@ def validate(args: object) -> str | None:
     """None when the call is valid, else the message of spec section 6. Never raises."""
     try:
         if type(args) is dict:
-            v = args
             n = 1
-            if "action" not in v:
+            if "action" not in args:
                 return _message(args)
-            x = v["action"]
+            x = args["action"]
             if type(x) is not str or x not in _ENUM_1_STRINGS:
                 return _message(args)
-            if "discard_changes" in v:
-                x = v["discard_changes"]
+            if "discard_changes" in args:
+                x = args["discard_changes"]
                 if type(x) is not bool:
                     return _message(args)
                 n += 1
-            if len(v) != n:
+            if len(args) != n:
                 return _message(args)
             return None
     except Exception:
@@ -106,4 +106,4 @@ def _collect(
                 typ += ("discard_changes", _L_1_TYPE + tw + "`")
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(une, _s.key_text(k))
+            _s.unexpected_key(une, k)

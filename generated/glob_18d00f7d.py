@@ -12,6 +12,7 @@ from __future__ import annotations
 from . import _support as _s
 
 TOOL_NAME = "Glob"
+_NUMBER = (int, float)  # exact types of a JSON number; bool is neither
 NOT_ENFORCED: tuple[tuple[str, tuple[str, ...]], ...] = ()
 _KEYS_0: frozenset[str] = frozenset(("pattern", "path", "limit"))
 _ONE, _MANY = _s.headers(TOOL_NAME)
@@ -25,24 +26,23 @@ def validate(args: object) -> str | None:
     """None when the call is valid, else the message of spec section 6. Never raises."""
     try:
         if type(args) is dict:
-            v = args
             n = 1
-            if "pattern" not in v:
+            if "pattern" not in args:
                 return _message(args)
-            x = v["pattern"]
+            x = args["pattern"]
             if type(x) is not str:
                 return _message(args)
-            if "path" in v:
-                x = v["path"]
+            if "path" in args:
+                x = args["path"]
                 if type(x) is not str:
                     return _message(args)
                 n += 1
-            if "limit" in v:
-                x = v["limit"]
-                if type(x) is not int and type(x) is not float:
+            if "limit" in args:
+                x = args["limit"]
+                if type(x) not in _NUMBER:
                     return _message(args)
                 n += 1
-            if len(v) != n:
+            if len(args) != n:
                 return _message(args)
             return None
     except Exception:
@@ -99,10 +99,10 @@ def _collect(
                 typ += ("path", _L_1_TYPE + tw + "`")
     if "limit" in v:
         w = v["limit"]
-        if type(w) is not int and type(w) is not float:
+        if type(w) not in _NUMBER:
             tw = _s.json_type(w)
             if not (tw == "number"):
                 typ += ("limit", _L_2_TYPE + tw + "`")
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(une, _s.key_text(k))
+            _s.unexpected_key(une, k)

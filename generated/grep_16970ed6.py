@@ -12,6 +12,7 @@ from __future__ import annotations
 from . import _support as _s
 
 TOOL_NAME = "Grep"
+_NUMBER = (int, float)  # exact types of a JSON number; bool is neither
 NOT_ENFORCED: tuple[tuple[str, tuple[str, ...]], ...] = ()
 _KEYS_0: frozenset[str] = frozenset(
     (
@@ -58,79 +59,78 @@ def validate(args: object) -> str | None:
     """None when the call is valid, else the message of spec section 6. Never raises."""
     try:
         if type(args) is dict:
-            v = args
             n = 1
-            if "pattern" not in v:
+            if "pattern" not in args:
                 return _message(args)
-            x = v["pattern"]
+            x = args["pattern"]
             if type(x) is not str:
                 return _message(args)
-            if "path" in v:
-                x = v["path"]
+            if "path" in args:
+                x = args["path"]
                 if type(x) is not str:
                     return _message(args)
                 n += 1
-            if "glob" in v:
-                x = v["glob"]
+            if "glob" in args:
+                x = args["glob"]
                 if type(x) is not str:
                     return _message(args)
                 n += 1
-            if "output_mode" in v:
-                x = v["output_mode"]
+            if "output_mode" in args:
+                x = args["output_mode"]
                 if type(x) is not str or x not in _ENUM_4_STRINGS:
                     return _message(args)
                 n += 1
-            if "-B" in v:
-                x = v["-B"]
-                if type(x) is not int and type(x) is not float:
+            if "-B" in args:
+                x = args["-B"]
+                if type(x) not in _NUMBER:
                     return _message(args)
                 n += 1
-            if "-A" in v:
-                x = v["-A"]
-                if type(x) is not int and type(x) is not float:
+            if "-A" in args:
+                x = args["-A"]
+                if type(x) not in _NUMBER:
                     return _message(args)
                 n += 1
-            if "-C" in v:
-                x = v["-C"]
-                if type(x) is not int and type(x) is not float:
+            if "-C" in args:
+                x = args["-C"]
+                if type(x) not in _NUMBER:
                     return _message(args)
                 n += 1
-            if "-n" in v:
-                x = v["-n"]
+            if "-n" in args:
+                x = args["-n"]
                 if type(x) is not bool:
                     return _message(args)
                 n += 1
-            if "-i" in v:
-                x = v["-i"]
+            if "-i" in args:
+                x = args["-i"]
                 if type(x) is not bool:
                     return _message(args)
                 n += 1
-            if "type" in v:
-                x = v["type"]
+            if "type" in args:
+                x = args["type"]
                 if type(x) is not str:
                     return _message(args)
                 n += 1
-            if "head_limit" in v:
-                x = v["head_limit"]
-                if type(x) is not int and type(x) is not float:
+            if "head_limit" in args:
+                x = args["head_limit"]
+                if type(x) not in _NUMBER:
                     return _message(args)
                 n += 1
-            if "multiline" in v:
-                x = v["multiline"]
+            if "multiline" in args:
+                x = args["multiline"]
                 if type(x) is not bool:
                     return _message(args)
                 n += 1
-            if "offset" in v:
-                x = v["offset"]
-                if type(x) is not int and type(x) is not float:
+            if "offset" in args:
+                x = args["offset"]
+                if type(x) not in _NUMBER:
                     return _message(args)
                 n += 1
-            if "context" in v:
-                x = v["context"]
-                if type(x) is not int and type(x) is not float:
+            if "context" in args:
+                x = args["context"]
+                if type(x) not in _NUMBER:
                     return _message(args)
                 n += 1
-            if len(v) != n:
+            if len(args) != n:
                 return _message(args)
             return None
     except Exception:
@@ -205,19 +205,19 @@ def _collect(
             inv += _L_3_INVALID
     if "-B" in v:
         w = v["-B"]
-        if type(w) is not int and type(w) is not float:
+        if type(w) not in _NUMBER:
             tw = _s.json_type(w)
             if not (tw == "number"):
                 typ += ("-B", _L_4_TYPE + tw + "`")
     if "-A" in v:
         w = v["-A"]
-        if type(w) is not int and type(w) is not float:
+        if type(w) not in _NUMBER:
             tw = _s.json_type(w)
             if not (tw == "number"):
                 typ += ("-A", _L_5_TYPE + tw + "`")
     if "-C" in v:
         w = v["-C"]
-        if type(w) is not int and type(w) is not float:
+        if type(w) not in _NUMBER:
             tw = _s.json_type(w)
             if not (tw == "number"):
                 typ += ("-C", _L_6_TYPE + tw + "`")
@@ -241,7 +241,7 @@ def _collect(
                 typ += ("type", _L_9_TYPE + tw + "`")
     if "head_limit" in v:
         w = v["head_limit"]
-        if type(w) is not int and type(w) is not float:
+        if type(w) not in _NUMBER:
             tw = _s.json_type(w)
             if not (tw == "number"):
                 typ += ("head_limit", _L_10_TYPE + tw + "`")
@@ -253,16 +253,16 @@ def _collect(
                 typ += ("multiline", _L_11_TYPE + tw + "`")
     if "offset" in v:
         w = v["offset"]
-        if type(w) is not int and type(w) is not float:
+        if type(w) not in _NUMBER:
             tw = _s.json_type(w)
             if not (tw == "number"):
                 typ += ("offset", _L_12_TYPE + tw + "`")
     if "context" in v:
         w = v["context"]
-        if type(w) is not int and type(w) is not float:
+        if type(w) not in _NUMBER:
             tw = _s.json_type(w)
             if not (tw == "number"):
                 typ += ("context", _L_13_TYPE + tw + "`")
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(une, _s.key_text(k))
+            _s.unexpected_key(une, k)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from . import _support as _s
 
 TOOL_NAME = "LSP"
+_NUMBER = (int, float)  # exact types of a JSON number; bool is neither
 NOT_ENFORCED: tuple[tuple[str, tuple[str, ...]], ...] = ()
 _KEYS_0: frozenset[str] = frozenset(("operation", "filePath", "line", "character"))
 _ENUM_1_STRINGS: frozenset[str] = frozenset(
@@ -46,28 +47,27 @@ def validate(args: object) -> str | None:
     """None when the call is valid, else the message of spec section 6. Never raises."""
     try:
         if type(args) is dict:
-            v = args
-            if "operation" not in v:
+            if "operation" not in args:
                 return _message(args)
-            x = v["operation"]
+            x = args["operation"]
             if type(x) is not str or x not in _ENUM_1_STRINGS:
                 return _message(args)
-            if "filePath" not in v:
+            if "filePath" not in args:
                 return _message(args)
-            x = v["filePath"]
+            x = args["filePath"]
             if type(x) is not str:
                 return _message(args)
-            if "line" not in v:
+            if "line" not in args:
                 return _message(args)
-            x = v["line"]
-            if type(x) is not int and type(x) is not float:
+            x = args["line"]
+            if type(x) not in _NUMBER:
                 return _message(args)
-            if "character" not in v:
+            if "character" not in args:
                 return _message(args)
-            x = v["character"]
-            if type(x) is not int and type(x) is not float:
+            x = args["character"]
+            if type(x) not in _NUMBER:
                 return _message(args)
-            if len(v) != 4:
+            if len(args) != 4:
                 return _message(args)
             return None
     except Exception:
@@ -136,16 +136,16 @@ def _collect(
                 typ += ("filePath", _L_1_TYPE + tw + "`")
     if "line" in v:
         w = v["line"]
-        if type(w) is not int and type(w) is not float:
+        if type(w) not in _NUMBER:
             tw = _s.json_type(w)
             if not (tw == "number"):
                 typ += ("line", _L_2_TYPE + tw + "`")
     if "character" in v:
         w = v["character"]
-        if type(w) is not int and type(w) is not float:
+        if type(w) not in _NUMBER:
             tw = _s.json_type(w)
             if not (tw == "number"):
                 typ += ("character", _L_3_TYPE + tw + "`")
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(une, _s.key_text(k))
+            _s.unexpected_key(une, k)

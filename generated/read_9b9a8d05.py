@@ -12,6 +12,7 @@ from __future__ import annotations
 from . import _support as _s
 
 TOOL_NAME = "Read"
+_NUMBER = (int, float)  # exact types of a JSON number; bool is neither
 NOT_ENFORCED: tuple[tuple[str, tuple[str, ...]], ...] = ()
 _KEYS_0: frozenset[str] = frozenset(("file_path", "offset", "limit"))
 _ONE, _MANY = _s.headers(TOOL_NAME)
@@ -25,24 +26,23 @@ def validate(args: object) -> str | None:
     """None when the call is valid, else the message of spec section 6. Never raises."""
     try:
         if type(args) is dict:
-            v = args
             n = 1
-            if "file_path" not in v:
+            if "file_path" not in args:
                 return _message(args)
-            x = v["file_path"]
+            x = args["file_path"]
             if type(x) is not str:
                 return _message(args)
-            if "offset" in v:
-                x = v["offset"]
-                if type(x) is not int and type(x) is not float:
+            if "offset" in args:
+                x = args["offset"]
+                if type(x) not in _NUMBER:
                     return _message(args)
                 n += 1
-            if "limit" in v:
-                x = v["limit"]
-                if type(x) is not int and type(x) is not float:
+            if "limit" in args:
+                x = args["limit"]
+                if type(x) not in _NUMBER:
                     return _message(args)
                 n += 1
-            if len(v) != n:
+            if len(args) != n:
                 return _message(args)
             return None
     except Exception:
@@ -93,16 +93,16 @@ def _collect(
                 typ += ("file_path", _L_0_TYPE + tw + "`")
     if "offset" in v:
         w = v["offset"]
-        if type(w) is not int and type(w) is not float:
+        if type(w) not in _NUMBER:
             tw = _s.json_type(w)
             if not (tw == "number"):
                 typ += ("offset", _L_1_TYPE + tw + "`")
     if "limit" in v:
         w = v["limit"]
-        if type(w) is not int and type(w) is not float:
+        if type(w) not in _NUMBER:
             tw = _s.json_type(w)
             if not (tw == "number"):
                 typ += ("limit", _L_2_TYPE + tw + "`")
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(une, _s.key_text(k))
+            _s.unexpected_key(une, k)

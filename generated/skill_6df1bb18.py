@@ -12,6 +12,7 @@ from __future__ import annotations
 from . import _support as _s
 
 TOOL_NAME = "Skill"
+_NUMBER = (int, float)  # exact types of a JSON number; bool is neither
 NOT_ENFORCED: tuple[tuple[str, tuple[str, ...]], ...] = ()
 _KEYS_0: frozenset[str] = frozenset(("skill_name", "args"))
 _ONE, _MANY = _s.headers(TOOL_NAME)
@@ -24,19 +25,18 @@ def validate(args: object) -> str | None:
     """None when the call is valid, else the message of spec section 6. Never raises."""
     try:
         if type(args) is dict:
-            v = args
             n = 1
-            if "skill_name" not in v:
+            if "skill_name" not in args:
                 return _message(args)
-            x = v["skill_name"]
+            x = args["skill_name"]
             if type(x) is not str:
                 return _message(args)
-            if "args" in v:
-                x = v["args"]
+            if "args" in args:
+                x = args["args"]
                 if type(x) is not str:
                     return _message(args)
                 n += 1
-            if len(v) != n:
+            if len(args) != n:
                 return _message(args)
             return None
     except Exception:
@@ -93,4 +93,4 @@ def _collect(
                 typ += ("args", _L_1_TYPE + tw + "`")
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(une, _s.key_text(k))
+            _s.unexpected_key(une, k)

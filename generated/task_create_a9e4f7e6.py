@@ -12,6 +12,7 @@ from __future__ import annotations
 from . import _support as _s
 
 TOOL_NAME = "TaskCreate"
+_NUMBER = (int, float)  # exact types of a JSON number; bool is neither
 NOT_ENFORCED: tuple[tuple[str, tuple[str, ...]], ...] = ()
 _KEYS_0: frozenset[str] = frozenset(
     ("subject", "description", "activeForm", "metadata")
@@ -29,29 +30,28 @@ def validate(args: object) -> str | None:
     """None when the call is valid, else the message of spec section 6. Never raises."""
     try:
         if type(args) is dict:
-            v = args
             n = 2
-            if "subject" not in v:
+            if "subject" not in args:
                 return _message(args)
-            x = v["subject"]
+            x = args["subject"]
             if type(x) is not str:
                 return _message(args)
-            if "description" not in v:
+            if "description" not in args:
                 return _message(args)
-            x = v["description"]
+            x = args["description"]
             if type(x) is not str:
                 return _message(args)
-            if "activeForm" in v:
-                x = v["activeForm"]
+            if "activeForm" in args:
+                x = args["activeForm"]
                 if type(x) is not str:
                     return _message(args)
                 n += 1
-            if "metadata" in v:
-                x = v["metadata"]
+            if "metadata" in args:
+                x = args["metadata"]
                 if type(x) is not dict:
                     return _message(args)
                 n += 1
-            if len(v) != n:
+            if len(args) != n:
                 return _message(args)
             return None
     except Exception:
@@ -122,4 +122,4 @@ def _collect(
                 typ += ("metadata", _L_3_TYPE + tw + "`")
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(une, _s.key_text(k))
+            _s.unexpected_key(une, k)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from . import _support as _s
 
 TOOL_NAME = "TaskStop"
+_NUMBER = (int, float)  # exact types of a JSON number; bool is neither
 NOT_ENFORCED: tuple[tuple[str, tuple[str, ...]], ...] = ()
 _KEYS_0: frozenset[str] = frozenset(("task_id",))
 _ONE, _MANY = _s.headers(TOOL_NAME)
@@ -23,13 +24,12 @@ def validate(args: object) -> str | None:
     """None when the call is valid, else the message of spec section 6. Never raises."""
     try:
         if type(args) is dict:
-            v = args
-            if "task_id" not in v:
+            if "task_id" not in args:
                 return _message(args)
-            x = v["task_id"]
+            x = args["task_id"]
             if type(x) is not str:
                 return _message(args)
-            if len(v) != 1:
+            if len(args) != 1:
                 return _message(args)
             return None
     except Exception:
@@ -80,4 +80,4 @@ def _collect(
                 typ += ("task_id", _L_0_TYPE + tw + "`")
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(une, _s.key_text(k))
+            _s.unexpected_key(une, k)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from . import _support as _s
 
 TOOL_NAME = "TaskUpdate"
+_NUMBER = (int, float)  # exact types of a JSON number; bool is neither
 NOT_ENFORCED: tuple[tuple[str, tuple[str, ...]], ...] = ()
 _KEYS_0: frozenset[str] = frozenset(
     (
@@ -48,54 +49,59 @@ def validate(args: object) -> str | None:
     """None when the call is valid, else the message of spec section 6. Never raises."""
     try:
         if type(args) is dict:
-            v = args
             n = 1
-            if "taskId" not in v:
+            if "taskId" not in args:
                 return _message(args)
-            x = v["taskId"]
+            x = args["taskId"]
             if type(x) is not str:
                 return _message(args)
-            if "subject" in v:
-                x = v["subject"]
+            if "subject" in args:
+                x = args["subject"]
                 if type(x) is not str:
                     return _message(args)
                 n += 1
-            if "description" in v:
-                x = v["description"]
+            if "description" in args:
+                x = args["description"]
                 if type(x) is not str:
                     return _message(args)
                 n += 1
-            if "activeForm" in v:
-                x = v["activeForm"]
+            if "activeForm" in args:
+                x = args["activeForm"]
                 if type(x) is not str:
                     return _message(args)
                 n += 1
-            if "status" in v:
-                x = v["status"]
+            if "status" in args:
+                x = args["status"]
                 if type(x) is not str or x not in _ENUM_5_STRINGS:
                     return _message(args)
                 n += 1
-            if "addBlocks" in v:
-                x = v["addBlocks"]
-                if not _fast_6(x):
+            if "addBlocks" in args:
+                x = args["addBlocks"]
+                if type(x) is not list:
                     return _message(args)
+                for e in x:
+                    if type(e) is not str:
+                        return _message(args)
                 n += 1
-            if "addBlockedBy" in v:
-                x = v["addBlockedBy"]
-                if not _fast_8(x):
+            if "addBlockedBy" in args:
+                x = args["addBlockedBy"]
+                if type(x) is not list:
                     return _message(args)
+                for e in x:
+                    if type(e) is not str:
+                        return _message(args)
                 n += 1
-            if "owner" in v:
-                x = v["owner"]
+            if "owner" in args:
+                x = args["owner"]
                 if type(x) is not str:
                     return _message(args)
                 n += 1
-            if "metadata" in v:
-                x = v["metadata"]
+            if "metadata" in args:
+                x = args["metadata"]
                 if type(x) is not dict:
                     return _message(args)
                 n += 1
-            if len(v) != n:
+            if len(args) != n:
                 return _message(args)
             return None
     except Exception:
@@ -192,16 +198,7 @@ def _collect(
                 typ += ("metadata", _L_8_TYPE + tw + "`")
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(une, _s.key_text(k))
-
-
-def _fast_6(x: object) -> bool:
-    if type(x) is not list:
-        return False
-    for e in x:
-        if type(e) is not str:
-            return False
-    return True
+            _s.unexpected_key(une, k)
 
 
 def _visit_6(
@@ -218,15 +215,6 @@ def _visit_6(
                 tw = _s.json_type(w)
                 if not (tw == "string"):
                     _s.wrong_type(typ, _s.index(p, i), "string", tw)
-
-
-def _fast_8(x: object) -> bool:
-    if type(x) is not list:
-        return False
-    for e in x:
-        if type(e) is not str:
-            return False
-    return True
 
 
 def _visit_8(

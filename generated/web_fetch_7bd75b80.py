@@ -13,6 +13,7 @@ from __future__ import annotations
 from . import _support as _s
 
 TOOL_NAME = "WebFetch"
+_NUMBER = (int, float)  # exact types of a JSON number; bool is neither
 NOT_ENFORCED: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("/function/parameters/properties/url", ("format",)),
 )
@@ -28,18 +29,17 @@ def validate(args: object) -> str | None:
     """None when the call is valid, else the message of spec section 6. Never raises."""
     try:
         if type(args) is dict:
-            v = args
-            if "url" not in v:
+            if "url" not in args:
                 return _message(args)
-            x = v["url"]
+            x = args["url"]
             if type(x) is not str:
                 return _message(args)
-            if "prompt" not in v:
+            if "prompt" not in args:
                 return _message(args)
-            x = v["prompt"]
+            x = args["prompt"]
             if type(x) is not str:
                 return _message(args)
-            if len(v) != 2:
+            if len(args) != 2:
                 return _message(args)
             return None
     except Exception:
@@ -98,4 +98,4 @@ def _collect(
                 typ += ("prompt", _L_1_TYPE + tw + "`")
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(une, _s.key_text(k))
+            _s.unexpected_key(une, k)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from . import _support as _s
 
 TOOL_NAME = "Workflow"
+_NUMBER = (int, float)  # exact types of a JSON number; bool is neither
 NOT_ENFORCED: tuple[tuple[str, tuple[str, ...]], ...] = ()
 _KEYS_0: frozenset[str] = frozenset(("script", "scriptPath", "args", "resumeFromRunId"))
 _ONE, _MANY = _s.headers(TOOL_NAME)
@@ -26,26 +27,25 @@ def validate(args: object) -> str | None:
     """None when the call is valid, else the message of spec section 6. Never raises."""
     try:
         if type(args) is dict:
-            v = args
             n = 0
-            if "script" in v:
-                x = v["script"]
+            if "script" in args:
+                x = args["script"]
                 if type(x) is not str:
                     return _message(args)
                 n += 1
-            if "scriptPath" in v:
-                x = v["scriptPath"]
+            if "scriptPath" in args:
+                x = args["scriptPath"]
                 if type(x) is not str:
                     return _message(args)
                 n += 1
-            if "args" in v:
+            if "args" in args:
                 n += 1
-            if "resumeFromRunId" in v:
-                x = v["resumeFromRunId"]
+            if "resumeFromRunId" in args:
+                x = args["resumeFromRunId"]
                 if type(x) is not str:
                     return _message(args)
                 n += 1
-            if len(v) != n:
+            if len(args) != n:
                 return _message(args)
             return None
     except Exception:
@@ -106,4 +106,4 @@ def _collect(
                 typ += ("resumeFromRunId", _L_3_TYPE + tw + "`")
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(une, _s.key_text(k))
+            _s.unexpected_key(une, k)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from . import _support as _s
 
 TOOL_NAME = "Write"
+_NUMBER = (int, float)  # exact types of a JSON number; bool is neither
 NOT_ENFORCED: tuple[tuple[str, tuple[str, ...]], ...] = ()
 _KEYS_0: frozenset[str] = frozenset(("file_path", "content"))
 _ONE, _MANY = _s.headers(TOOL_NAME)
@@ -25,18 +26,17 @@ def validate(args: object) -> str | None:
     """None when the call is valid, else the message of spec section 6. Never raises."""
     try:
         if type(args) is dict:
-            v = args
-            if "file_path" not in v:
+            if "file_path" not in args:
                 return _message(args)
-            x = v["file_path"]
+            x = args["file_path"]
             if type(x) is not str:
                 return _message(args)
-            if "content" not in v:
+            if "content" not in args:
                 return _message(args)
-            x = v["content"]
+            x = args["content"]
             if type(x) is not str:
                 return _message(args)
-            if len(v) != 2:
+            if len(args) != 2:
                 return _message(args)
             return None
     except Exception:
@@ -95,4 +95,4 @@ def _collect(
                 typ += ("content", _L_1_TYPE + tw + "`")
     for k in v:
         if k not in _KEYS_0:
-            _s.unexpected(une, _s.key_text(k))
+            _s.unexpected_key(une, k)

@@ -84,6 +84,9 @@ class Node:
     enum: EnumRule | None
     obj: ObjectRule | None
     items: Node | None
+    # An array of inline-checked items (say, of strings): the fast path loops over it in
+    # place instead of calling a function per array.
+    inline_array: bool = False
 
 
 @dataclass(frozen=True)

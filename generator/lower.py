@@ -96,7 +96,16 @@ class _Lowering:
             macro = "call"
         elif types is not None or enum is not None:
             macro = "inline"
-        node = Node(node_id, pointer, macro, types, enum, obj, items)
+        inline_array = (
+            obj is None
+            and enum is None
+            and items is not None
+            and items.macro == "inline"
+            and types is not None
+            and types.simple == ("array",)
+            and not types.integer
+        )
+        node = Node(node_id, pointer, macro, types, enum, obj, items, inline_array)
         if macro == "call" and not root:
             self.functions.append(node)
         return node
@@ -253,7 +262,8 @@ def _with_lines(prop: Prop, index: int, root: bool) -> Prop:
     invalid = ""
     if prop.node.enum is not None:
         invalid = f"The parameter `{path}` is invalid: expected one of {prop.node.enum.text}"
-    head = f"The parameter `{path}` type is expected as `{prop.node.types.expected if prop.node.types else ''}`"
+    expected = prop.node.types.expected if prop.node.types else ""
+    head = f"The parameter `{path}` type is expected as `{expected}`"
     lines = Lines(
         const=f"_L_{index}",
         path=path,
