@@ -36,19 +36,13 @@ def validate(args: object) -> str | None:
     try:
         if type(args) is dict:
             n = 3
-            if "description" not in args:
-                return _message(args)
-            x = args["description"]
+            x = args.get("description")
             if type(x) is not str:
                 return _message(args)
-            if "prompt" not in args:
-                return _message(args)
-            x = args["prompt"]
+            x = args.get("prompt")
             if type(x) is not str:
                 return _message(args)
-            if "subagent_type" not in args:
-                return _message(args)
-            x = args["subagent_type"]
+            x = args.get("subagent_type")
             if type(x) is not str:
                 return _message(args)
             if "run_in_background" in args:

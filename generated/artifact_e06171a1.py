@@ -29,9 +29,7 @@ def validate(args: object) -> str | None:
     try:
         if type(args) is dict:
             n = 1
-            if "file_path" not in args:
-                return _message(args)
-            x = args["file_path"]
+            x = args.get("file_path")
             if type(x) is not str:
                 return _message(args)
             if "favicon" in args:

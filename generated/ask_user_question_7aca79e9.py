@@ -46,11 +46,12 @@ def validate(args: object) -> str | None:
     try:
         if type(args) is dict:
             n = 1
-            if "questions" not in args:
+            x = args.get("questions")
+            if type(x) is not list:
                 return _message(args)
-            x = args["questions"]
-            if not _fast_1(x):
-                return _message(args)
+            for e in x:
+                if not _fast_2(e):
+                    return _message(args)
             if "answers" in args:
                 x = args["answers"]
                 if not _fast_10(x):
@@ -115,15 +116,6 @@ def _collect(
             _s.unexpected_key(une, k)
 
 
-def _fast_1(x: object) -> bool:
-    if type(x) is not list:
-        return False
-    for e in x:
-        if not _fast_2(e):
-            return False
-    return True
-
-
 def _visit_1(
     x: object, p: str, mis: list[str], une: list[str], typ: list[str], inv: list[str]
 ) -> None:
@@ -141,21 +133,18 @@ def _fast_2(x: object) -> bool:
         return False
     v = x
     n = 3
-    if "question" not in v:
-        return False
-    x = v["question"]
+    x = v.get("question")
     if type(x) is not str:
         return False
-    if "header" not in v:
-        return False
-    x = v["header"]
+    x = v.get("header")
     if type(x) is not str:
         return False
-    if "options" not in v:
+    x = v.get("options")
+    if type(x) is not list:
         return False
-    x = v["options"]
-    if not _fast_5(x):
-        return False
+    for e in x:
+        if not _fast_6(e):
+            return False
     if "multiSelect" in v:
         x = v["multiSelect"]
         if type(x) is not bool:
@@ -206,15 +195,6 @@ def _visit_2(
                 _s.unexpected(une, p + "." + _s.key_text(k))
 
 
-def _fast_5(x: object) -> bool:
-    if type(x) is not list:
-        return False
-    for e in x:
-        if not _fast_6(e):
-            return False
-    return True
-
-
 def _visit_5(
     x: object, p: str, mis: list[str], une: list[str], typ: list[str], inv: list[str]
 ) -> None:
@@ -232,9 +212,7 @@ def _fast_6(x: object) -> bool:
         return False
     v = x
     n = 1
-    if "label" not in v:
-        return False
-    x = v["label"]
+    x = v.get("label")
     if type(x) is not str:
         return False
     if "description" in v:
@@ -279,11 +257,9 @@ def _fast_10(x: object) -> bool:
     if type(x) is not dict:
         return False
     v = x
-    for k in v:
-        if k not in _KEYS_10:
-            x = v[k]
-            if type(x) is not str:
-                return False
+    for x in v.values():
+        if type(x) is not str:
+            return False
     return True
 
 
@@ -313,9 +289,8 @@ def _fast_12(x: object) -> bool:
         x = v["source"]
         if type(x) is not str:
             return False
-    for k in v:
+    for k, x in v.items():
         if k not in _KEYS_12:
-            x = v[k]
             if type(x) is not str:
                 return False
     return True

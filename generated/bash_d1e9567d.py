@@ -32,9 +32,7 @@ def validate(args: object) -> str | None:
     try:
         if type(args) is dict:
             n = 1
-            if "command" not in args:
-                return _message(args)
-            x = args["command"]
+            x = args.get("command")
             if type(x) is not str:
                 return _message(args)
             if "timeout" in args:

@@ -34,14 +34,10 @@ def validate(args: object) -> str | None:
     try:
         if type(args) is dict:
             n = 2
-            if "cron" not in args:
-                return _message(args)
-            x = args["cron"]
+            x = args.get("cron")
             if type(x) is not str:
                 return _message(args)
-            if "prompt" not in args:
-                return _message(args)
-            x = args["prompt"]
+            x = args.get("prompt")
             if type(x) is not str:
                 return _message(args)
             if "recurring" in args:

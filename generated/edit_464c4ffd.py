@@ -37,19 +37,13 @@ def validate(args: object) -> str | None:
     try:
         if type(args) is dict:
             n = 3
-            if "file_path" not in args:
-                return _message(args)
-            x = args["file_path"]
+            x = args.get("file_path")
             if type(x) is not str:
                 return _message(args)
-            if "old_string" not in args:
-                return _message(args)
-            x = args["old_string"]
+            x = args.get("old_string")
             if type(x) is not str:
                 return _message(args)
-            if "new_string" not in args:
-                return _message(args)
-            x = args["new_string"]
+            x = args.get("new_string")
             if type(x) is not str:
                 return _message(args)
             if "replace_all" in args:

@@ -33,9 +33,7 @@ def validate(args: object) -> str | None:
     try:
         if type(args) is dict:
             n = 1
-            if "action" not in args:
-                return _message(args)
-            x = args["action"]
+            x = args.get("action")
             if type(x) is not str or x not in _ENUM_1_STRINGS:
                 return _message(args)
             if "discard_changes" in args:

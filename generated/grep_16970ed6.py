@@ -60,9 +60,7 @@ def validate(args: object) -> str | None:
     try:
         if type(args) is dict:
             n = 1
-            if "pattern" not in args:
-                return _message(args)
-            x = args["pattern"]
+            x = args.get("pattern")
             if type(x) is not str:
                 return _message(args)
             if "path" in args:

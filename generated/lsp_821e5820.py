@@ -47,24 +47,16 @@ def validate(args: object) -> str | None:
     """None when the call is valid, else the message of spec section 6. Never raises."""
     try:
         if type(args) is dict:
-            if "operation" not in args:
-                return _message(args)
-            x = args["operation"]
+            x = args.get("operation")
             if type(x) is not str or x not in _ENUM_1_STRINGS:
                 return _message(args)
-            if "filePath" not in args:
-                return _message(args)
-            x = args["filePath"]
+            x = args.get("filePath")
             if type(x) is not str:
                 return _message(args)
-            if "line" not in args:
-                return _message(args)
-            x = args["line"]
+            x = args.get("line")
             if type(x) not in _NUMBER:
                 return _message(args)
-            if "character" not in args:
-                return _message(args)
-            x = args["character"]
+            x = args.get("character")
             if type(x) not in _NUMBER:
                 return _message(args)
             if len(args) != 4:

@@ -26,9 +26,7 @@ def validate(args: object) -> str | None:
     try:
         if type(args) is dict:
             n = 1
-            if "skill_name" not in args:
-                return _message(args)
-            x = args["skill_name"]
+            x = args.get("skill_name")
             if type(x) is not str:
                 return _message(args)
             if "args" in args:

@@ -31,14 +31,10 @@ def validate(args: object) -> str | None:
     try:
         if type(args) is dict:
             n = 2
-            if "subject" not in args:
-                return _message(args)
-            x = args["subject"]
+            x = args.get("subject")
             if type(x) is not str:
                 return _message(args)
-            if "description" not in args:
-                return _message(args)
-            x = args["description"]
+            x = args.get("description")
             if type(x) is not str:
                 return _message(args)
             if "activeForm" in args:

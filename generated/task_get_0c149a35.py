@@ -24,9 +24,7 @@ def validate(args: object) -> str | None:
     """None when the call is valid, else the message of spec section 6. Never raises."""
     try:
         if type(args) is dict:
-            if "taskId" not in args:
-                return _message(args)
-            x = args["taskId"]
+            x = args.get("taskId")
             if type(x) is not str:
                 return _message(args)
             if len(args) != 1:

@@ -24,9 +24,7 @@ def validate(args: object) -> str | None:
     """None when the call is valid, else the message of spec section 6. Never raises."""
     try:
         if type(args) is dict:
-            if "task_id" not in args:
-                return _message(args)
-            x = args["task_id"]
+            x = args.get("task_id")
             if type(x) is not str:
                 return _message(args)
             if len(args) != 1:

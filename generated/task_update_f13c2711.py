@@ -50,9 +50,7 @@ def validate(args: object) -> str | None:
     try:
         if type(args) is dict:
             n = 1
-            if "taskId" not in args:
-                return _message(args)
-            x = args["taskId"]
+            x = args.get("taskId")
             if type(x) is not str:
                 return _message(args)
             if "subject" in args:

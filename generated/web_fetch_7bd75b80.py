@@ -29,14 +29,10 @@ def validate(args: object) -> str | None:
     """None when the call is valid, else the message of spec section 6. Never raises."""
     try:
         if type(args) is dict:
-            if "url" not in args:
-                return _message(args)
-            x = args["url"]
+            x = args.get("url")
             if type(x) is not str:
                 return _message(args)
-            if "prompt" not in args:
-                return _message(args)
-            x = args["prompt"]
+            x = args.get("prompt")
             if type(x) is not str:
                 return _message(args)
             if len(args) != 2:

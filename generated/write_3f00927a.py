@@ -26,14 +26,10 @@ def validate(args: object) -> str | None:
     """None when the call is valid, else the message of spec section 6. Never raises."""
     try:
         if type(args) is dict:
-            if "file_path" not in args:
-                return _message(args)
-            x = args["file_path"]
+            x = args.get("file_path")
             if type(x) is not str:
                 return _message(args)
-            if "content" not in args:
-                return _message(args)
-            x = args["content"]
+            x = args.get("content")
             if type(x) is not str:
                 return _message(args)
             if len(args) != 2:

@@ -58,6 +58,8 @@ class Prop:
     node: Node
     required: bool
     lines: Lines | None = None  # at the root only
+    # Required, and its fast check rejects None: one `.get` both finds and fetches it.
+    fast_get: bool = False
 
 
 @dataclass(frozen=True)
@@ -84,8 +86,8 @@ class Node:
     enum: EnumRule | None
     obj: ObjectRule | None
     items: Node | None
-    # An array of inline-checked items (say, of strings): the fast path loops over it in
-    # place instead of calling a function per array.
+    # A plain array (of strings, of objects...): the fast path loops over it in place
+    # instead of calling a function per array.
     inline_array: bool = False
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from generator.errors import DeclarationError, Warning, pointer_join
@@ -100,7 +100,7 @@ class _Lowering:
             obj is None
             and enum is None
             and items is not None
-            and items.macro == "inline"
+            and not items.inline_array  # one loop variable: no array of such arrays
             and types is not None
             and types.simple == ("array",)
             and not types.integer
@@ -186,7 +186,7 @@ class _Lowering:
         extra_schema = self.extra_kind(schema, pointer)
         props = tuple(
             _with_lines(
-                Prop(
+                _prop(
                     name,
                     self.subschema(sub, pointer_join(pointer_join(pointer, "properties"), name)),
                     name in required,
@@ -254,6 +254,11 @@ class _Lowering:
         return None if node.macro == "none" else node
 
 
+def _prop(name: str, node: Node, required: bool) -> Prop:
+    rejects_none = node.types is not None and "null" not in node.types.declared
+    return Prop(name, node, required, fast_get=required and rejects_none and node.macro != "none")
+
+
 def _with_lines(prop: Prop, index: int, root: bool) -> Prop:
     """A top-level member's path is its name: its message lines are known at build time."""
     if not root:
@@ -270,7 +275,7 @@ def _with_lines(prop: Prop, index: int, root: bool) -> Prop:
         type_head=head + " but provided as `",
         invalid=invalid,
     )
-    return Prop(prop.name, prop.node, prop.required, lines)
+    return replace(prop, lines=lines)
 
 
 def _unique(values: Any) -> tuple[Any, ...]:
