@@ -43,6 +43,7 @@ _MISSING_0 = ("questions", "The required parameter `questions` is missing")
 
 def validate(args: object) -> str | None:
     """None when the call is valid, else the message of spec section 6. Never raises."""
+    x: object  # declared for mypyc: a member's value, whatever its JSON type
     try:
         if type(args) is dict:
             n = 1
@@ -99,6 +100,7 @@ def _collect(
     args: object, mis: list[str], une: list[str], typ: list[str], inv: list[str]
 ) -> None:
     """Append each issue as a (path, line) pair, flat, to the list of its kind."""
+    w: object
     if not isinstance(args, dict):
         _s.not_object(typ, _s.json_type(args))
         return
@@ -119,6 +121,7 @@ def _collect(
 def _visit_1(
     x: object, p: str, mis: list[str], une: list[str], typ: list[str], inv: list[str]
 ) -> None:
+    w: object
     t = _s.json_type(x)
     if not (t == "array"):
         _s.wrong_type(typ, p, "array", t)
@@ -158,6 +161,7 @@ def _fast_2(x: object) -> bool:
 def _visit_2(
     x: object, p: str, mis: list[str], une: list[str], typ: list[str], inv: list[str]
 ) -> None:
+    w: object
     t = _s.json_type(x)
     if not (t == "object"):
         _s.wrong_type(typ, p, "object", t)
@@ -198,6 +202,7 @@ def _visit_2(
 def _visit_5(
     x: object, p: str, mis: list[str], une: list[str], typ: list[str], inv: list[str]
 ) -> None:
+    w: object
     t = _s.json_type(x)
     if not (t == "array"):
         _s.wrong_type(typ, p, "array", t)
@@ -228,6 +233,7 @@ def _fast_6(x: object) -> bool:
 def _visit_6(
     x: object, p: str, mis: list[str], une: list[str], typ: list[str], inv: list[str]
 ) -> None:
+    w: object
     t = _s.json_type(x)
     if not (t == "object"):
         _s.wrong_type(typ, p, "object", t)
@@ -266,6 +272,7 @@ def _fast_10(x: object) -> bool:
 def _visit_10(
     x: object, p: str, mis: list[str], une: list[str], typ: list[str], inv: list[str]
 ) -> None:
+    w: object
     t = _s.json_type(x)
     if not (t == "object"):
         _s.wrong_type(typ, p, "object", t)
@@ -299,6 +306,7 @@ def _fast_12(x: object) -> bool:
 def _visit_12(
     x: object, p: str, mis: list[str], une: list[str], typ: list[str], inv: list[str]
 ) -> None:
+    w: object
     t = _s.json_type(x)
     if not (t == "object"):
         _s.wrong_type(typ, p, "object", t)

@@ -47,6 +47,7 @@ _L_8_TYPE = "The parameter `metadata` type is expected as `object` but provided 
 
 def validate(args: object) -> str | None:
     """None when the call is valid, else the message of spec section 6. Never raises."""
+    x: object  # declared for mypyc: a member's value, whatever its JSON type
     try:
         if type(args) is dict:
             n = 1
@@ -136,6 +137,7 @@ def _collect(
     args: object, mis: list[str], une: list[str], typ: list[str], inv: list[str]
 ) -> None:
     """Append each issue as a (path, line) pair, flat, to the list of its kind."""
+    w: object
     if not isinstance(args, dict):
         _s.not_object(typ, _s.json_type(args))
         return
@@ -202,6 +204,7 @@ def _collect(
 def _visit_6(
     x: object, p: str, mis: list[str], une: list[str], typ: list[str], inv: list[str]
 ) -> None:
+    w: object
     t = _s.json_type(x)
     if not (t == "array"):
         _s.wrong_type(typ, p, "array", t)
@@ -218,6 +221,7 @@ def _visit_6(
 def _visit_8(
     x: object, p: str, mis: list[str], une: list[str], typ: list[str], inv: list[str]
 ) -> None:
+    w: object
     t = _s.json_type(x)
     if not (t == "array"):
         _s.wrong_type(typ, p, "array", t)

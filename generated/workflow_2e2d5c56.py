@@ -25,6 +25,7 @@ _L_3_TYPE = (
 
 def validate(args: object) -> str | None:
     """None when the call is valid, else the message of spec section 6. Never raises."""
+    x: object  # declared for mypyc: a member's value, whatever its JSON type
     try:
         if type(args) is dict:
             n = 0
@@ -82,6 +83,7 @@ def _collect(
     args: object, mis: list[str], une: list[str], typ: list[str], inv: list[str]
 ) -> None:
     """Append each issue as a (path, line) pair, flat, to the list of its kind."""
+    w: object
     if not isinstance(args, dict):
         _s.not_object(typ, _s.json_type(args))
         return
