@@ -4,7 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup generate check lint test bench clean
+BENCH_STAMP := $(VENV)/.installed-bench
+COMPILE_STAMP := $(VENV)/.installed-compile
+
+.PHONY: setup generate check lint test bench gencost compile clean-compiled test-compiled clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,6 +16,14 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 setup: $(STAMP)
+
+$(BENCH_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	touch $(BENCH_STAMP)
+
+$(COMPILE_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,compile]'
+	touch $(COMPILE_STAMP)
 
 generate: setup  ## tool_schemas/ -> generated/
 	$(BIN)/python -m generator generate
@@ -26,6 +37,23 @@ lint: setup
 
 test: lint check  ## lint, types, drift check, then every test
 	$(BIN)/python -m pytest -n 2
+
+bench: $(BENCH_STAMP)  ## every peer, interleaved: benchmarks/RESULTS.md + results.png
+	$(BIN)/python -m benchmarks.run
+
+gencost: setup  ## generation cost (25 tools, no-op re-run, 1,000 BFCL tools), import time
+	$(BIN)/python -m benchmarks.gencost
+
+compile: $(COMPILE_STAMP)  ## optional: mypyc-compile generated/ in place (needs a C compiler)
+	$(BIN)/python -m generator.compile generated
+
+clean-compiled:
+	$(BIN)/python -m generator.compile --clean generated
+
+# The whole suite against compiled modules: `make compile test clean-compiled` (imports
+# prefer the extension modules that `make compile` leaves next to the .py files).
+test-compiled: $(COMPILE_STAMP)  ## compile a copy of generated/, check the spec's messages through it
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/test_compiled.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
