@@ -22,16 +22,19 @@ from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 # Run in a child process: setuptools keeps global state, and mypyc names each module after
-# its path relative to the working directory, which must be the package's parent.
+# its path relative to the working directory, which must be the package's parent. An empty
+# mypy config: a pyproject.toml further up must not move the package root mypy infers.
 _SETUP = """
-import sys
+import os, sys
 from mypyc.build import mypycify
 from setuptools import setup
 
 group, build_temp, sources = sys.argv[1], sys.argv[2], sys.argv[3:]
+config = build_temp + "/mypy.ini"
+open(config, "w").write("[mypy]\\nexplicit_package_bases = True\\nmypy_path = " + os.getcwd())
 setup(
     name="toolgen-compiled",
-    ext_modules=mypycify(sources, group_name=group, opt_level="3"),
+    ext_modules=mypycify(["--config-file", config, *sources], group_name=group, opt_level="3"),
     script_args=["build_ext", "--inplace", "--build-temp", build_temp],
 )
 """
