@@ -41,7 +41,8 @@ def generate(schemas: Path, out: Path, check: bool, strict: bool) -> None:
     """Generate one validator module per tool declaration."""
     started = time.perf_counter()
     try:
-        result = build(schemas)
+        # --check renders everything: a hand edit below an intact header must show up.
+        result = build(schemas, reuse=None if check else out)
         for warning in result.warnings:
             click.echo(str(warning), err=True)
         if strict and result.warnings:
