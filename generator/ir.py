@@ -75,6 +75,9 @@ class ObjectRule:
     keys_const: str  # frozenset of declared names, e.g. "_KEYS_0"
     keys: tuple[str, ...]  # declared names: properties then required-only, first mention wins
     missing_lines: tuple[str, ...] = ()  # at the root: the "missing" line of each required name
+    # Non-empty: the fast path checks the object in one pass over its keys, with this map of
+    # member -> exact Python type names (see lower._scan_types); no per-member lookups.
+    scan: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True)

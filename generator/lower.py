@@ -235,6 +235,7 @@ class _Lowering:
             keys_const=f"_KEYS_{node_id}",
             keys=tuple(properties) + required_only,
             missing_lines=tuple(f"The required parameter `{n}` is missing" for n in required) if root else (),
+            scan=_scan_types(props, required_only, extra),
         )
         if rule.checks or root:
             self.objects.append(rule)
@@ -252,6 +253,34 @@ class _Lowering:
             raise self.refuse(where, "expected a schema (an object or a boolean) or a list of schemas")
         node = self.subschema(items, where)
         return None if node.macro == "none" else node
+
+
+# Python's exact types for a JSON type name in the fast path (bool is not a number).
+_EXACT = {"string": ("str",), "number": ("int", "float"), "boolean": ("bool",), "object": ("dict",),
+          "array": ("list",)}  # fmt: skip
+# From this many optional members on, one pass over the call's own keys beats a membership
+# test per declared member (measured on Grep: few of its 13 optional members are ever sent).
+SCAN_MIN_OPTIONAL = 6
+
+
+def _scan_types(
+    props: tuple[Prop, ...], required_only: tuple[str, ...], extra: Extra
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Member -> exact Python type names, when the fast path can check the object in one pass
+    over its keys: undeclared keys forbidden, and every member a plain type check (strings
+    may carry an enum), so the type map alone decides each key. Else ()."""
+    optional = sum(1 for p in props if not p.required)
+    if extra != "forbid" or required_only or optional < SCAN_MIN_OPTIONAL:
+        return ()
+    found: list[tuple[str, tuple[str, ...]]] = []
+    for prop in props:
+        node, types = prop.node, prop.node.types
+        if node.macro != "inline" or types is None or types.integer or "null" in types.simple:
+            return ()
+        if node.enum is not None and (types.simple != ("string",) or len(node.enum.strings) == 0):
+            return ()
+        found.append((prop.name, tuple(t for name in types.simple for t in _EXACT[name])))
+    return tuple(found)
 
 
 def _prop(name: str, node: Node, required: bool) -> Prop:
