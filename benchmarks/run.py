@@ -31,7 +31,7 @@ from benchmarks.peers import Peer, build_peers
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "benchmarks" / "out"
 REPEAT_SECONDS = float(os.environ.get("BENCH_REPEAT_SECONDS", "0.004"))
-REPEATS = int(os.environ.get("BENCH_REPEATS", "9"))
+REPEATS = int(os.environ.get("BENCH_REPEATS", "15"))
 OURS = "ours"
 COMPILED = "ours (mypyc)"
 HAND = "hand-written"
@@ -178,6 +178,46 @@ def summary_rows(results: dict[tuple[str, str], dict[str, float]], names: list[s
     return lines
 
 
+def _ratio(
+    results: dict[tuple[str, str], dict[str, float]], kinds: tuple[str, ...], peer: str, base: str
+) -> float:
+    """Geomean of peer / base over the calls of `kinds` that both were timed on."""
+    keys = [key for key, r in results.items() if key[1] in kinds and peer in r and base in r]
+    return geomean([results[key][peer] / results[key][base] for key in keys])
+
+
+# (label, call kinds, peer, whose time it is divided by, at least / at most, bound)
+TARGETS = (
+    ("valid: hand-written reference / ours", ("few", "all"), HAND, OURS, ">=", 1.0),
+    ("valid: msgspec / ours", ("few", "all"), "msgspec", OURS, ">=", 1.3),
+    ("valid: pydantic / ours", ("few", "all"), "pydantic", OURS, ">=", 2.5),
+    ("valid: fastjsonschema / ours", ("few", "all"), "fastjsonschema", OURS, ">=", 3.5),
+    ("invalid: jsonschema-rs / ours", ("one", "several"), "jsonschema-rs", OURS, ">=", 2.0),
+    ("invalid: pydantic / ours", ("one", "several"), "pydantic", OURS, ">=", 2.0),
+    ("invalid: jsonschema / ours", ("one", "several"), "jsonschema", OURS, ">=", 2.0),
+    (
+        "valid, compiled tier: jsonschema-rs / ours (mypyc)",
+        ("few", "all"),
+        "jsonschema-rs",
+        COMPILED,
+        ">",
+        1.0,
+    ),
+)
+
+
+def target_rows(results: dict[tuple[str, str], dict[str, float]]) -> list[str]:
+    lines = ["| target (geomean of per-call ratios) | wanted | measured | met |", "|---|---|---|---|"]
+    for label, kinds, peer, base, op, bound in TARGETS:
+        if not any(peer in r and base in r for r in results.values()):
+            lines.append(f"| {label} | {op} {bound:.1f}x | not measured | - |")
+            continue
+        ratio = _ratio(results, kinds, peer, base)
+        met = ratio >= bound if op == ">=" else ratio > bound
+        lines.append(f"| {label} | {op} {bound:.1f}x | {ratio:.2f}x | {'yes' if met else 'no'} |")
+    return lines
+
+
 def detail_rows(results: dict[tuple[str, str], dict[str, float]], names: list[str]) -> list[str]:
     lines = ["| tool | call | " + " | ".join(names) + " |", "|" + "---|" * (len(names) + 2)]
     for (tool, kind), row in results.items():
@@ -256,6 +296,10 @@ def write_results(results: dict[tuple[str, str], dict[str, float]], names: list[
             f"Python {sys.version.split()[0]}, {os.cpu_count()} cores, {REPEATS} interleaved repeats of "
             f"~{REPEAT_SECONDS * 1000:.0f} ms per contender and call, timing took {seconds:.0f} s.",
             "Cells: median ns per call (ratio to ours: above 1.00x ours is faster).",
+            "",
+            "### Targets of the issue",
+            "",
+            *target_rows(results),
             "",
             "### Geomean over the built-in tools",
             "",
