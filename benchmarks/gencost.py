@@ -7,7 +7,7 @@
 * importing the generated package, and the first `validate` (which imports one module),
   each minus the interpreter's own start-up.
 
-Every number is the best of a few runs of a fresh process (one run for the BFCL sizes).
+Every number is the best of a few runs of a fresh process (two runs for the BFCL sizes).
 Results go into benchmarks/RESULTS.md between the gencost markers.
 """
 
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -72,6 +73,9 @@ def bfcl_declarations(limit: int) -> list[dict[str, Any]]:
                     },
                 }
     declarations = list(found.values())
+    # The files come by category (live_multiple's large schemas first): shuffled, every
+    # prefix has the same mix, so per-tool costs of different sizes compare.
+    random.Random(4).shuffle(declarations)
     if len(declarations) < limit:
         raise SystemExit(f"BFCL has {len(declarations)} distinct functions, {limit} asked")
     return declarations[:limit]
@@ -140,7 +144,7 @@ def main() -> None:
         for count in (250, 500, 1000):
             schemas = work / f"bfcl{count}"
             write_schemas(schemas, declarations[:count])
-            fresh, noop = fresh_and_noop(schemas, work / f"gen{count}", runs=1)  # ~1 min per 1,000
+            fresh, noop = fresh_and_noop(schemas, work / f"gen{count}", runs=2)
             per_tool.append(fresh / count)
             lines.append(
                 f"| generate BFCL, fresh folder | {count:,} | {fresh:.2f} s | {fresh / count * 1000:.1f} ms |"
@@ -148,7 +152,7 @@ def main() -> None:
             lines.append(
                 f"| generate BFCL, no-op re-run | {count:,} | {noop:.2f} s | {noop / count * 1000:.1f} ms |"
             )
-        lines += ["", _linearity(per_tool), ""]
+        lines += ["", _linearity(per_tool), "", stage_costs(declarations, work), ""]
         shutil.copytree(ROOT / "generated", work / "pkg" / "generated", ignore=shutil.ignore_patterns("*.so"))
         shutil.copytree(work / "gen1000" / "out0", work / "pkg" / "bfcl1000")
         builtin = import_costs(work / "pkg", "generated", "Read")
@@ -166,11 +170,39 @@ def main() -> None:
 def _linearity(per_tool: list[float]) -> str:
     spread = max(per_tool) / min(per_tool)
     costs = ", ".join(f"{c * 1000:.1f}" for c in per_tool)
-    return (
-        f"Per-tool cost at 250 / 500 / 1,000 tools: {costs} ms (max/min {spread:.2f}): "
-        "the cost per tool stays flat, so generation grows linearly with the number of tools "
-        "(the fixed part, interpreter start-up and imports, is spread thinner as tools are added)."
+    verdict = (
+        "flat within 25 %: generation grows linearly with the number of tools"
+        if spread <= 1.25
+        else "not flat in this run: the machine's load moved between sizes; run again"
     )
+    return f"Per-tool cost at 250 / 500 / 1,000 tools: {costs} ms (max/min {spread:.2f}): {verdict}."
+
+
+def stage_costs(declarations: list[dict[str, Any]], work: Path) -> str:
+    """In-process cost per tool of each stage, on a sample: where generation time goes."""
+    from generator.format import format_source
+    from generator.load import read_all
+    from generator.lower import lower
+    from generator.render import environment, render_tool
+
+    schemas = work / "stages"
+    write_schemas(schemas, declarations[:100])
+    started = time.perf_counter()
+    loaded = read_all(schemas)
+    timings = {"load": time.perf_counter() - started}
+    started = time.perf_counter()
+    tools = [lower(d)[0] for d in loaded]
+    timings["lower"] = time.perf_counter() - started
+    env = environment()
+    started = time.perf_counter()
+    sources = [render_tool(env, t) for t in tools]
+    timings["render (Jinja2)"] = time.perf_counter() - started
+    started = time.perf_counter()
+    for tool, source in zip(tools, sources, strict=True):
+        format_source(f"{tool.module}.py", source)
+    timings["format (black + ast.parse)"] = time.perf_counter() - started
+    parts = ", ".join(f"{name} {seconds / len(tools) * 1000:.2f} ms" for name, seconds in timings.items())
+    return f"Per tool, in process, 100 BFCL tools: {parts}."
 
 
 def write_section(body: str) -> None:

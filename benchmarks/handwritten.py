@@ -2,8 +2,7 @@
 programmer would for a hot path. They only decide valid / invalid (no messages), so their
 numbers on invalid calls are a floor, not a like-for-like comparison.
 
-Written for a representative subset of the built-in tools (every shape the 25 tools use:
-required-only, optional-heavy, enums, arrays of scalars, nested arrays of objects, maps).
+Written for all 25 built-in tools.
 """
 
 from __future__ import annotations
@@ -218,7 +217,126 @@ def lsp(a: Any) -> bool:
     )
 
 
+def agent(a: Any) -> bool:
+    if (
+        type(a) is not dict
+        or type(a.get("description")) is not str
+        or type(a.get("prompt")) is not str
+        or type(a.get("subagent_type")) is not str
+    ):
+        return False
+    if "run_in_background" in a:
+        return type(a["run_in_background"]) is bool and len(a) == 4
+    return len(a) == 3
+
+
+def artifact(a: Any) -> bool:
+    if type(a) is not dict or type(a.get("file_path")) is not str:
+        return False
+    n = 1
+    for key in ("favicon", "label", "url"):
+        if key in a:
+            if type(a[key]) is not str:
+                return False
+            n += 1
+    if "force" in a:
+        if type(a["force"]) is not bool:
+            return False
+        n += 1
+    return len(a) == n
+
+
+def cron_create(a: Any) -> bool:
+    if type(a) is not dict or type(a.get("cron")) is not str or type(a.get("prompt")) is not str:
+        return False
+    n = 2
+    if "recurring" in a:
+        if type(a["recurring"]) is not bool:
+            return False
+        n += 1
+    if "durable" in a:
+        if type(a["durable"]) is not bool:
+            return False
+        n += 1
+    return len(a) == n
+
+
+def _one_string(name: str) -> Callable[[Any], bool]:
+    def check(a: Any) -> bool:
+        return type(a) is dict and len(a) == 1 and type(a.get(name)) is str
+
+    return check
+
+
+def _empty(a: Any) -> bool:
+    return type(a) is dict and not a
+
+
+def enter_worktree(a: Any) -> bool:
+    if type(a) is not dict:
+        return False
+    if "name" in a:
+        return type(a["name"]) is str and len(a) == 1
+    return not a
+
+
+def skill(a: Any) -> bool:
+    if type(a) is not dict or type(a.get("skill_name")) is not str:
+        return False
+    if "args" in a:
+        return type(a["args"]) is str and len(a) == 2
+    return len(a) == 1
+
+
+def task_create(a: Any) -> bool:
+    if type(a) is not dict or type(a.get("subject")) is not str or type(a.get("description")) is not str:
+        return False
+    n = 2
+    if "activeForm" in a:
+        if type(a["activeForm"]) is not str:
+            return False
+        n += 1
+    if "metadata" in a:
+        if type(a["metadata"]) is not dict:
+            return False
+        n += 1
+    return len(a) == n
+
+
+def web_fetch(a: Any) -> bool:
+    return type(a) is dict and len(a) == 2 and type(a.get("url")) is str and type(a.get("prompt")) is str
+
+
+def workflow(a: Any) -> bool:
+    if type(a) is not dict:
+        return False
+    n = 0
+    for key in ("script", "scriptPath", "resumeFromRunId"):
+        if key in a:
+            if type(a[key]) is not str:
+                return False
+            n += 1
+    if "args" in a:  # any JSON value
+        n += 1
+    return len(a) == n
+
+
 HANDWRITTEN: dict[str, Callable[[Any], bool]] = {
+    "Agent": agent,
+    "Artifact": artifact,
+    "CronCreate": cron_create,
+    "CronDelete": _one_string("id"),
+    "CronList": _empty,
+    "EnterPlanMode": _empty,
+    "EnterWorktree": enter_worktree,
+    "ExitPlanMode": _empty,
+    "Skill": skill,
+    "TaskCreate": task_create,
+    "TaskGet": _one_string("taskId"),
+    "TaskList": _empty,
+    "TaskStop": _one_string("task_id"),
+    "WebFetch": web_fetch,
+    "Workflow": workflow,
     "Read": read,
     "Write": write,
     "Edit": edit,

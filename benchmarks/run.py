@@ -251,7 +251,7 @@ def chart(results: dict[tuple[str, str], dict[str, float]], names: list[str], pa
     ax.set_xticks([k + 0.4 - width / 2 for k in range(len(KINDS))], [KIND_TITLES[k] for k in KINDS])
     ax.set_yscale("log")
     ax.set_ylabel("geomean ns per call (log scale, lower is faster)")
-    ax.set_title("Tool-input validation, 25 built-in tools (hand-written: 10-tool subset)")
+    ax.set_title("Tool-input validation, geomean over the 25 built-in tools")
     ax.legend(fontsize=8, ncol=2)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
