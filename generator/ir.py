@@ -78,6 +78,9 @@ class ObjectRule:
     # Non-empty: the fast path checks the object in one pass over its keys, with this map of
     # member -> exact Python type names (see lower._scan_types); no per-member lookups.
     scan: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # Undeclared keys forbidden and exactly one optional member: the fast path checks the
+    # size in that member's two branches instead of counting the members present.
+    lone_optional: bool = False
 
 
 @dataclass(frozen=True)

@@ -237,6 +237,8 @@ class _Lowering:
             missing_lines=tuple(f"The required parameter `{n}` is missing" for n in required) if root else (),
             scan=_scan_types(props, required_only, extra),
         )
+        lone = extra == "forbid" and rule.optional_count == 1 and not rule.scan
+        rule = replace(rule, lone_optional=lone)
         if rule.checks or root:
             self.objects.append(rule)
         return rule
