@@ -81,6 +81,10 @@ class ObjectRule:
     # Undeclared keys forbidden and exactly one optional member: the fast path checks the
     # size in that member's two branches instead of counting the members present.
     lone_optional: bool = False
+    # Undeclared keys forbidden, every member required and checked by one exact-type test
+    # (a string one may carry an enum): the whole fast path is one condition, as a hand
+    # writer would put it. Each entry: (member, Python type or "" for a number, enum const).
+    flat: tuple[tuple[str, str, str], ...] | None = None
 
 
 @dataclass(frozen=True)

@@ -238,7 +238,7 @@ class _Lowering:
             scan=_scan_types(props, required_only, extra),
         )
         lone = extra == "forbid" and rule.optional_count == 1 and not rule.scan
-        rule = replace(rule, lone_optional=lone)
+        rule = replace(rule, lone_optional=lone, flat=_flat(rule))
         if rule.checks or root:
             self.objects.append(rule)
         return rule
@@ -282,6 +282,24 @@ def _scan_types(
         if node.enum is not None and (types.simple != ("string",) or len(node.enum.strings) == 0):
             return ()
         found.append((prop.name, tuple(t for name in types.simple for t in _EXACT[name])))
+    return tuple(found)
+
+
+def _flat(rule: ObjectRule) -> tuple[tuple[str, str, str], ...] | None:
+    """See ObjectRule.flat: the members' one-test checks, or None when some member needs more."""
+    if rule.extra != "forbid" or rule.optional_count or rule.required_only:
+        return None
+    found: list[tuple[str, str, str]] = []
+    for prop in rule.properties:
+        node, types = prop.node, prop.node.types
+        if not prop.fast_get or node.macro != "inline" or types is None or types.integer:
+            return None
+        if len(types.simple) != 1 or (node.enum is not None and types.simple != ("string",)):
+            return None
+        if node.enum is not None and not node.enum.strings:
+            return None
+        python = "" if types.simple[0] == "number" else _EXACT[types.simple[0]][0]
+        found.append((prop.name, python, node.enum.const if node.enum else ""))
     return tuple(found)
 
 
