@@ -25,7 +25,8 @@ $(COMPILE_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,compile]'
 	touch $(COMPILE_STAMP)
 
-generate: setup  ## tool_schemas/ -> generated/
+generate: setup  ## tool_schemas/ -> generated/ (compiled modules, now stale, are removed)
+	$(BIN)/python -m generator.compile --clean generated
 	$(BIN)/python -m generator generate
 
 check: setup  ## generated/ is in sync with tool_schemas/ (writes nothing)

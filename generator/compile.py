@@ -5,7 +5,8 @@ plus one shared library, `_compiled__mypyc`, inside the package; Python's import
 picks an extension over the source by itself (extension suffixes come first in its search
 order). A Python whose ABI tag differs ignores the extensions and runs the `.py` files.
 Compiled modules carry their full module name: a package moved under another name must be
-compiled again (or cleaned).
+compiled again (or cleaned); and they do not follow the `.py` files: `make generate`
+cleans them first, since regenerated sources would otherwise sit behind stale extensions.
 `--clean` removes them again; the `.py` files are never touched and remain the fallback.
 Needs the `compile` extra (mypy, which ships mypyc, and setuptools) and a C compiler.
 """
@@ -22,8 +23,8 @@ from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 # Run in a child process: setuptools keeps global state, and mypyc names each module after
-# its path relative to the working directory, which must be the package's parent. An empty
-# mypy config: a pyproject.toml further up must not move the package root mypy infers.
+# its path relative to the working directory, which must be the package's parent. A mypy
+# config of its own makes that parent the only package base, whatever config lies above.
 _SETUP = """
 import os, sys
 from mypyc.build import mypycify
@@ -84,7 +85,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.clean:
         removed = clean(args.package)
-        print(f"{args.package.as_posix()}: {len(removed)} compiled modules removed")
+        if removed:
+            print(f"{args.package.as_posix()}: {len(removed)} compiled modules removed")
         return
     built = compile_package(args.package)
     print(f"{args.package.as_posix()}: {len(built)} modules compiled with mypyc")
