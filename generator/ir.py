@@ -60,6 +60,9 @@ class Prop:
     lines: Lines | None = None  # at the root only
     # Required, and its fast check rejects None: one `.get` both finds and fetches it.
     fast_get: bool = False
+    # The fast check is one exact-type test on the value, spelled without a variable: the
+    # Python type's name, "" for a number (int or float); None when it takes more.
+    exact: str | None = None
 
 
 @dataclass(frozen=True)

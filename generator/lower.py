@@ -299,13 +299,25 @@ def _flat(rule: ObjectRule) -> tuple[tuple[str, str, str], ...] | None:
         if node.enum is not None and not node.enum.strings:
             return None
         python = "" if types.simple[0] == "number" else _EXACT[types.simple[0]][0]
-        found.append((prop.name, python, node.enum.const if node.enum else ""))
+        found.append(
+            (
+                prop.name,
+                prop.exact if prop.exact is not None else python,
+                node.enum.const if node.enum else "",
+            )
+        )
     return tuple(found)
 
 
 def _prop(name: str, node: Node, required: bool) -> Prop:
-    rejects_none = node.types is not None and "null" not in node.types.declared
-    return Prop(name, node, required, fast_get=required and rejects_none and node.macro != "none")
+    types = node.types
+    rejects_none = types is not None and "null" not in types.declared
+    exact = None
+    plain = node.macro == "inline" and types is not None and node.enum is None and not types.integer
+    if plain and types is not None and len(types.simple) == 1 and types.simple[0] != "null":
+        exact = "" if types.simple[0] == "number" else _EXACT[types.simple[0]][0]
+    fast_get = required and rejects_none and node.macro != "none"
+    return Prop(name, node, required, fast_get=fast_get, exact=exact)
 
 
 def _with_lines(prop: Prop, index: int, root: bool) -> Prop:
