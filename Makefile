@@ -4,7 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup generate check lint test bench scale clean
+BENCH_STAMP := $(VENV)/.installed-bench
+COMPILE_STAMP := $(VENV)/.installed-compile
+
+.PHONY: setup generate check lint test bench scale gencost compile clean-compiled test-compiled clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,7 +17,16 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
-generate: setup  ## tool_schemas/ -> generated/
+$(BENCH_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	touch $(BENCH_STAMP)
+
+$(COMPILE_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,compile]'
+	touch $(COMPILE_STAMP)
+
+generate: setup  ## tool_schemas/ -> generated/ (compiled modules, now stale, are removed)
+	$(BIN)/python -m generator.compile --clean generated
 	$(BIN)/python -m generator generate
 
 check: setup  ## generated/ is in sync with tool_schemas/ (writes nothing)
@@ -30,6 +42,23 @@ test: lint check  ## lint, types, drift check, then every test
 scale: setup  ## 1,000 tools generated and cross-checked; 125 KB-2 MB arguments timed (~2 min, not in test)
 	$(BIN)/python -m tests.scale.thousand_tools
 	$(BIN)/python -m tests.scale.large_argument
+
+bench: $(BENCH_STAMP)  ## every peer, interleaved: benchmarks/RESULTS.md + results.png
+	$(BIN)/python -m benchmarks.run
+
+gencost: setup  ## generation cost (25 tools, no-op re-run, 1,000 BFCL tools), import time
+	$(BIN)/python -m benchmarks.gencost
+
+compile: $(COMPILE_STAMP)  ## optional: mypyc-compile generated/ in place (needs a C compiler)
+	$(BIN)/python -m generator.compile generated
+
+clean-compiled:
+	$(BIN)/python -m generator.compile --clean generated
+
+# The whole suite against compiled modules: `make compile test clean-compiled` (imports
+# prefer the extension modules that `make compile` leaves next to the .py files).
+test-compiled: $(COMPILE_STAMP)  ## compile a copy of generated/, check the spec's messages through it
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/test_compiled.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

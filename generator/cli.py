@@ -112,7 +112,8 @@ def _generate(
     started = time.perf_counter()
     try:
         check_output_folder(out, schemas)
-        result = build(schemas)
+        # --check renders everything: a hand edit below an intact header must show up.
+        result = build(schemas, reuse=None if check else out)
         for warning in result.warnings:
             click.echo(str(warning), err=True)
         if strict and result.warnings:

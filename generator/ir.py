@@ -40,10 +40,29 @@ class EnumRule:
 
 
 @dataclass(frozen=True)
+class Lines:
+    """The message lines of a member whose path is known at build time (a top-level one).
+
+    Spelled out by lowering so that a failing call at the root costs no string building.
+    """
+
+    const: str  # module-level constant prefix, e.g. "_L_3"
+    path: str
+    type_head: str  # a "type" issue's line up to the provided type name
+    invalid: str  # the whole line of an "invalid" issue ("" without an enum)
+
+
+@dataclass(frozen=True)
 class Prop:
     name: str
     node: Node
     required: bool
+    lines: Lines | None = None  # at the root only
+    # Required, and its fast check rejects None: one `.get` both finds and fetches it.
+    fast_get: bool = False
+    # The fast check is one exact-type test on the value, spelled without a variable: the
+    # Python type's name, "" for a number (int or float); None when it takes more.
+    exact: str | None = None
 
 
 @dataclass(frozen=True)
@@ -58,6 +77,17 @@ class ObjectRule:
     extra_node: Node | None  # the additionalProperties schema when extra == "check"
     keys_const: str  # frozenset of declared names, e.g. "_KEYS_0"
     keys: tuple[str, ...]  # declared names: properties then required-only, first mention wins
+    missing_lines: tuple[str, ...] = ()  # at the root: the "missing" line of each required name
+    # Non-empty: the fast path checks the object in one pass over its keys, with this map of
+    # member -> exact Python type names (see lower._scan_types); no per-member lookups.
+    scan: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # Undeclared keys forbidden and exactly one optional member: the fast path checks the
+    # size in that member's two branches instead of counting the members present.
+    lone_optional: bool = False
+    # Undeclared keys forbidden, every member required and checked by one exact-type test
+    # (a string one may carry an enum): the whole fast path is one condition, as a hand
+    # writer would put it. Each entry: (member, Python type or "" for a number, enum const).
+    flat: tuple[tuple[str, str, str], ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -69,6 +99,9 @@ class Node:
     enum: EnumRule | None
     obj: ObjectRule | None
     items: Node | None
+    # A plain array (of strings, of objects...): the fast path loops over it in place
+    # instead of calling a function per array.
+    inline_array: bool = False
 
 
 @dataclass(frozen=True)

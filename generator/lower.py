@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from generator.errors import DeclarationError, Warning, pointer_join
-from generator.ir import EnumRule, Extra, Macro, Node, NotEnforced, ObjectRule, Prop, ToolModule, TypeRule
+from generator.ir import (
+    EnumRule,
+    Extra,
+    Lines,
+    Macro,
+    Node,
+    NotEnforced,
+    ObjectRule,
+    Prop,
+    ToolModule,
+    TypeRule,
+)
 from generator.load import Declaration
 from generator.naming import module_name
 
@@ -85,7 +96,16 @@ class _Lowering:
             macro = "call"
         elif types is not None or enum is not None:
             macro = "inline"
-        node = Node(node_id, pointer, macro, types, enum, obj, items)
+        inline_array = (
+            obj is None
+            and enum is None
+            and items is not None
+            and not items.inline_array  # one loop variable: no array of such arrays
+            and types is not None
+            and types.simple == ("array",)
+            and not types.integer
+        )
+        node = Node(node_id, pointer, macro, types, enum, obj, items, inline_array)
         if macro == "call" and not root:
             self.functions.append(node)
         return node
@@ -165,12 +185,16 @@ class _Lowering:
         properties = self.properties(schema, pointer)
         extra_schema = self.extra_kind(schema, pointer)
         props = tuple(
-            Prop(
-                name,
-                self.subschema(sub, pointer_join(pointer_join(pointer, "properties"), name)),
-                name in required,
+            _with_lines(
+                _prop(
+                    name,
+                    self.subschema(sub, pointer_join(pointer_join(pointer, "properties"), name)),
+                    name in required,
+                ),
+                i,
+                root,
             )
-            for name, sub in properties.items()
+            for i, (name, sub) in enumerate(properties.items())
         )
         required_only = tuple(n for n in required if n not in properties)
         for name in required_only:
@@ -210,7 +234,11 @@ class _Lowering:
             extra_node=extra_node,
             keys_const=f"_KEYS_{node_id}",
             keys=tuple(properties) + required_only,
+            missing_lines=tuple(f"The required parameter `{n}` is missing" for n in required) if root else (),
+            scan=_scan_types(props, required_only, extra),
         )
+        lone = extra == "forbid" and rule.optional_count == 1 and not rule.scan
+        rule = replace(rule, lone_optional=lone, flat=_flat(rule))
         if rule.checks or root:
             self.objects.append(rule)
         return rule
@@ -227,6 +255,88 @@ class _Lowering:
             raise self.refuse(where, "expected a schema (an object or a boolean) or a list of schemas")
         node = self.subschema(items, where)
         return None if node.macro == "none" else node
+
+
+# Python's exact types for a JSON type name in the fast path (bool is not a number).
+_EXACT = {"string": ("str",), "number": ("int", "float"), "boolean": ("bool",), "object": ("dict",),
+          "array": ("list",)}  # fmt: skip
+# From this many optional members on, one pass over the call's own keys beats a membership
+# test per declared member (measured on Grep: few of its 13 optional members are ever sent).
+SCAN_MIN_OPTIONAL = 6
+
+
+def _scan_types(
+    props: tuple[Prop, ...], required_only: tuple[str, ...], extra: Extra
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Member -> exact Python type names, when the fast path can check the object in one pass
+    over its keys: undeclared keys forbidden, and every member a plain type check (strings
+    may carry an enum), so the type map alone decides each key. Else ()."""
+    optional = sum(1 for p in props if not p.required)
+    if extra != "forbid" or required_only or optional < SCAN_MIN_OPTIONAL:
+        return ()
+    found: list[tuple[str, tuple[str, ...]]] = []
+    for prop in props:
+        node, types = prop.node, prop.node.types
+        if node.macro != "inline" or types is None or types.integer or "null" in types.simple:
+            return ()
+        if node.enum is not None and (types.simple != ("string",) or len(node.enum.strings) == 0):
+            return ()
+        found.append((prop.name, tuple(t for name in types.simple for t in _EXACT[name])))
+    return tuple(found)
+
+
+def _flat(rule: ObjectRule) -> tuple[tuple[str, str, str], ...] | None:
+    """See ObjectRule.flat: the members' one-test checks, or None when some member needs more."""
+    if rule.extra != "forbid" or rule.optional_count or rule.required_only:
+        return None
+    found: list[tuple[str, str, str]] = []
+    for prop in rule.properties:
+        node, types = prop.node, prop.node.types
+        if not prop.fast_get or node.macro != "inline" or types is None or types.integer:
+            return None
+        if len(types.simple) != 1 or (node.enum is not None and types.simple != ("string",)):
+            return None
+        if node.enum is not None and not node.enum.strings:
+            return None
+        python = "" if types.simple[0] == "number" else _EXACT[types.simple[0]][0]
+        found.append(
+            (
+                prop.name,
+                prop.exact if prop.exact is not None else python,
+                node.enum.const if node.enum else "",
+            )
+        )
+    return tuple(found)
+
+
+def _prop(name: str, node: Node, required: bool) -> Prop:
+    types = node.types
+    rejects_none = types is not None and "null" not in types.declared
+    exact = None
+    plain = node.macro == "inline" and types is not None and node.enum is None and not types.integer
+    if plain and types is not None and len(types.simple) == 1 and types.simple[0] != "null":
+        exact = "" if types.simple[0] == "number" else _EXACT[types.simple[0]][0]
+    fast_get = required and rejects_none and node.macro != "none"
+    return Prop(name, node, required, fast_get=fast_get, exact=exact)
+
+
+def _with_lines(prop: Prop, index: int, root: bool) -> Prop:
+    """A top-level member's path is its name: its message lines are known at build time."""
+    if not root:
+        return prop
+    path = prop.name
+    invalid = ""
+    if prop.node.enum is not None:
+        invalid = f"The parameter `{path}` is invalid: expected one of {prop.node.enum.text}"
+    expected = prop.node.types.expected if prop.node.types else ""
+    head = f"The parameter `{path}` type is expected as `{expected}`"
+    lines = Lines(
+        const=f"_L_{index}",
+        path=path,
+        type_head=head + " but provided as `",
+        invalid=invalid,
+    )
+    return replace(prop, lines=lines)
 
 
 def _unique(values: Any) -> tuple[Any, ...]:

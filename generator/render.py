@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,26 @@ def doc_text(value: Any) -> str:
     return str(value).encode("unicode_escape").decode("ascii").replace('"', '\\"')
 
 
+# What decides the bytes of a generated module besides its declaration: the templates, the
+# stages after loading, and black. A module whose header names this fingerprint and its
+# declaration's sha256 is reused as it is by the next run (generator/build.py).
+_OUTPUT_STAGES = ("ir.py", "lower.py", "naming.py", "render.py", "format.py")
+
+
+def fingerprint() -> str:
+    digest = hashlib.sha256(f"black {version('black')}\0".encode())
+    here = Path(__file__).resolve().parent
+    for path in [*(here / name for name in _OUTPUT_STAGES), *sorted(TEMPLATES.glob("*.j2"))]:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def render_header(env: jinja2.Environment, tool: ToolModule) -> str:
+    """The first lines of a tool's module, exactly as render_tool writes them."""
+    template = env.from_string('{% from "header.j2" import header %}{{ header(source, sha256) }}')
+    return template.render(source=tool.source_file, sha256=tool.sha256)
+
+
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
@@ -51,6 +72,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters["py"] = py_literal
     env.filters["doc"] = doc_text
+    env.globals["fingerprint"] = fingerprint()
     return env
 
 
