@@ -69,6 +69,10 @@ def _module_source(env: Environment, tool: ToolModule, reuse: Path | None) -> st
 
 
 def _read_text(path: Path) -> str | None:
+    # Only a regular file can be reused: reading a FIFO in the module's place would hang, and
+    # whatever else stands there is for write.py to refuse.
+    if path.is_symlink() or not path.is_file():
+        return None
     try:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):

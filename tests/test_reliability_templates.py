@@ -171,9 +171,19 @@ BROKEN = [
     ("module.py.j2", "TOOL_NAME = {{ tool.tool|py }}", "TOOL_NAME = {{ tool.tool }}", "in code"),
     ("header.j2", "# Source: {{ source|py }}", "# Source: {{ source }}", "in a comment"),
     ("module.py.j2", "- {{ entry.pointer|doc }}", "- {{ entry.pointer }}", "doc filter"),
-    ("macros.j2", "{{ node.enum.text|py }})", '"{{ node.enum.text }}")', "quoted string"),
-    ("macros.j2", '"p + " ~ ("." ~ name)|py', '"p + \'." ~ name ~ "\'"', "leaves a Python quote open"),
-    ("macros.j2", '{{ name|py if root else "p', '{{ name if root else "p', "in code"),
+    (
+        "macros.j2",
+        "x = {{ v }}.get({{ prop.name|py }})",
+        "x = {{ v }}.get('{{ prop.name }}')",
+        "quoted string",
+    ),
+    (
+        "macros.j2",
+        '"_s.invalid(inv, q, " ~ node.enum.text|py ~ ")"',
+        '"_s.invalid(inv, q, \'" ~ node.enum.text ~ "\')"',
+        "leaves a Python quote open",
+    ),
+    ("macros.j2", "if {{ name|py }} not in {{ v }}:", "if {{ name }} not in {{ v }}:", "in code"),
 ]
 
 

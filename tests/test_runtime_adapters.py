@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from runtime import ToolExecutor, decode_arguments, run_anthropic_tool_use, run_openai_tool_call
-from tests.test_runtime_support import Journal, make_executor
+from tests.runtime_support import Journal, make_executor
 
 
 def openai_call(name: object, arguments: object, call_id: str = "call_1") -> dict[str, object]:

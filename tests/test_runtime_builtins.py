@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from runtime import ToolExecutor
-from tests.test_runtime_support import create_tasks, ok, rejected
+from tests.runtime_support import create_tasks, ok, rejected
 
 
 @pytest.fixture

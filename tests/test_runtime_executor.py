@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from runtime import ToolExecutor, ToolResult
-from tests.test_runtime_support import Journal, make_executor, ok, rejected
+from tests.runtime_support import Journal, make_executor, ok, rejected
 
 
 def boom(*args: object) -> Any:

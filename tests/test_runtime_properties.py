@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import generated
 from runtime import ToolResult
-from tests.test_runtime_support import Journal, make_executor
+from tests.runtime_support import Journal, make_executor
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ("TaskCreate", "TaskGet", "TaskUpdate", "TaskList", "Read", "Write", "Edit")

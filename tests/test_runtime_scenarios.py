@@ -19,7 +19,7 @@ import pytest
 
 from generator.build import build
 from runtime import ToolExecutor, ToolResult, Validators, run_anthropic_tool_use, run_openai_tool_call
-from tests.test_runtime_support import Journal, create_tasks, make_executor, ok, rejected
+from tests.runtime_support import Journal, create_tasks, make_executor, ok, rejected
 
 STATUS_ENUM = '"pending", "in_progress", "completed", "deleted"'
 

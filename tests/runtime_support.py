@@ -1,6 +1,6 @@
 """Helpers shared by the runtime tests: a journal of everything a call touched.
 
-No tests here: the file is named like the runtime tests so that it belongs with them.
+No tests here.
 """
 
 from __future__ import annotations
