@@ -7,7 +7,6 @@ on disk and in a journal of hooks, permission questions and handler runs.
 from __future__ import annotations
 
 import copy
-import importlib.util
 import json
 import sys
 from collections.abc import Iterator
@@ -17,8 +16,8 @@ from typing import Any, cast
 
 import pytest
 
-from generator.build import build
 from runtime import ToolExecutor, ToolResult, Validators, run_anthropic_tool_use, run_openai_tool_call
+from tests.genpkg import package_for
 from tests.runtime_support import Journal, create_tasks, make_executor, ok, rejected
 
 STATUS_ENUM = '"pending", "in_progress", "completed", "deleted"'
@@ -122,40 +121,20 @@ def test_scenario_05_null_for_a_string_only_parameter_is_a_type_issue(
     )
 
 
-NULLABLE_DECLARATION = {
-    "type": "function",
-    "function": {
-        "name": "Note",
-        "description": "Keep a note, optionally tagged.",
-        "parameters": {
-            "type": "object",
-            "properties": {"text": {"type": "string"}, "tag": {"type": ["string", "null"]}},
-            "required": ["text"],
-        },
-    },
+NULLABLE_PARAMETERS = {
+    "type": "object",
+    "properties": {"text": {"type": "string"}, "tag": {"type": ["string", "null"]}},
+    "required": ["text"],
 }
 
 
 @pytest.fixture
 def nullable_validators(tmp_path: Path) -> Iterator[ModuleType]:
     """A validator package generated, like `generated/`, from a declaration that allows null."""
-    schemas, package = tmp_path / "schemas", tmp_path / "nullable_validators"
-    schemas.mkdir()
-    package.mkdir()
-    (schemas / "Note.json").write_text(json.dumps(NULLABLE_DECLARATION))
-    for name, source in build(schemas).files.items():
-        (package / name).write_text(source)
-    module_name = f"nullable_validators_{id(tmp_path)}"
-    spec = importlib.util.spec_from_file_location(
-        module_name, package / "__init__.py", submodule_search_locations=[str(package)]
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    spec.loader.exec_module(module)
-    yield module
-    for name in [n for n in sys.modules if n == module_name or n.startswith(module_name + ".")]:
-        del sys.modules[name]
+    name = f"nullable_validators_{id(tmp_path)}"
+    yield package_for(tmp_path, name, {"Note": NULLABLE_PARAMETERS})
+    for module in [n for n in sys.modules if n == name or n.startswith(name + ".")]:
+        del sys.modules[module]
 
 
 def test_scenario_05_null_passes_where_the_declaration_allows_it(
