@@ -22,9 +22,8 @@ depend on the Unicode database of the Python that generates it.
 
 ``nested_quantifier`` flags an unbounded quantifier whose body can match the same text in
 more than one way (``(a+)+``, ``(\\w*)*``, ``(a|aa)+``, ``(a{1,2})*``): E6 warns about it,
-and it is still enforced. The test is a conservative heuristic: inside an unbounded
-quantifier, another quantifier with a variable count above one, or an alternation whose
-branches can start with the same character (or match the empty string).
+and it is still enforced. The test is an ambiguity analysis of the quantifier's automaton
+(below), so ``[a-z]+(?:-[a-z]+)*`` or ``(ab|ac)+`` are not reported.
 
 Standard library only; nothing here imports the rest of the generator.
 """
@@ -827,8 +826,189 @@ def _emit(node: _Node) -> str:
 # Nested unbounded quantifiers.
 
 
+# A quantifier `X*` / `X+` / `X{n,}` is reported when the automaton of its own sub-pattern
+# has exponential degree of ambiguity (EDA): some state has two different paths back to
+# itself reading the same text, so a backtracking engine may try 2^n ways on a failing
+# string. The automaton is the position (Glushkov) automaton with multiplicities: a
+# transition that two parses reach (the inner and the outer loop of `(\w+\s?)*`) counts
+# twice. EDA holds when the product automaton (pairs of states moving on a common
+# character) has a strongly connected component holding a diagonal pair `(q, q)` and either
+# a pair `(p, q)` with `p != q` or a doubled transition. Assertions and lookaheads count as
+# empty (their bodies are checked on their own); `{n,m}` is analysed with its counts capped
+# at 3, which keeps its shape (fixed, variable, unbounded).
+
+_CAP = 3
+_MAX_POSITIONS = 120
+
+Counts = dict[int, int]
+
+
+@dataclass
+class _Automaton:
+    labels: list[Ranges] = field(default_factory=list)
+    follow: dict[int, Counts] = field(default_factory=dict)
+
+    def leaf(self, ranges: Ranges) -> int:
+        self.labels.append(ranges)
+        return len(self.labels) - 1
+
+    def link(self, last: Counts, first: Counts) -> None:
+        for p, m in last.items():
+            row = self.follow.setdefault(p, {})
+            for q, n in first.items():
+                if m * n:
+                    row[q] = min(2, row.get(q, 0) + m * n)
+
+
+def _add(a: Counts, b: Counts, times: int = 1) -> Counts:
+    out = dict(a)
+    for k, v in b.items():
+        if v * times:
+            out[k] = min(2, out.get(k, 0) + v * times)
+    return out
+
+
+class _TooBig(Exception):
+    pass
+
+
+def _build(node: _Node, auto: _Automaton) -> tuple[Counts, Counts, int]:
+    """(first, last, ways to match empty) of `node`, adding its positions to `auto`."""
+    if len(auto.labels) > _MAX_POSITIONS:
+        raise _TooBig
+    if isinstance(node, _Char | _Set):
+        p = auto.leaf(((node.cp, node.cp),) if isinstance(node, _Char) else node.ranges)
+        return {p: 1}, {p: 1}, 0
+    if isinstance(node, _Group) and node.kind in ("group", "named", "modifiers"):
+        return _build(node.body, auto)
+    if isinstance(node, _Disj):
+        first: Counts = {}
+        last: Counts = {}
+        empty = 0
+        for alt in node.alternatives:
+            f, la, e = _build_seq(alt, auto)
+            first, last, empty = _add(first, f), _add(last, la), min(2, empty + e)
+        return first, last, empty
+    if isinstance(node, _Quant):
+        lo, hi = min(node.lo, _CAP), None if node.hi is None else min(node.hi, _CAP)
+        if hi is not None and node.hi != node.lo and hi == lo:
+            hi = lo + 1  # keep a variable count variable
+        parts: list[_Node] = [node.atom] * lo
+        terms = tuple(parts)
+        first, last, empty = _build_seq(terms, auto)
+        if hi is None:
+            f, la, e = _build(node.atom, auto)
+            auto.link(la, f)
+            first, last, empty = _seq(auto, (first, last, empty), (f, la, 1))
+        else:
+            # X{lo,hi} = X^lo (X (X ...)?)?: each optional copy nests in the previous one.
+            optional: tuple[Counts, Counts, int] | None = None
+            for _ in range(hi - lo):
+                f, la, e = _build(node.atom, auto)
+                if optional is None:
+                    optional = (f, la, 1)
+                else:
+                    inner = _seq(auto, (f, la, e), optional)
+                    optional = (inner[0], inner[1], 1)
+            if optional is not None:
+                first, last, empty = _seq(auto, (first, last, empty), optional)
+        return first, last, empty
+    return {}, {}, 1  # assertions, lookarounds, back-references: empty here
+
+
+def _seq(
+    auto: _Automaton, a: tuple[Counts, Counts, int], b: tuple[Counts, Counts, int]
+) -> tuple[Counts, Counts, int]:
+    auto.link(a[1], b[0])
+    return _add(a[0], b[0], a[2]), _add(b[1], a[1], b[2]), min(2, a[2] * b[2])
+
+
+def _build_seq(terms: tuple[_Node, ...], auto: _Automaton) -> tuple[Counts, Counts, int]:
+    acc: tuple[Counts, Counts, int] = ({}, {}, 1)
+    for term in terms:
+        acc = _seq(auto, acc, _build(term, auto))
+    return acc
+
+
+def _exponential(node: _Node) -> bool:
+    auto = _Automaton()
+    _build(node, auto)
+    n = len(auto.labels)
+    meet = [[_intersects(auto.labels[p], auto.labels[q]) for q in range(n)] for p in range(n)]
+    edges: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    doubled: set[tuple[tuple[int, int], tuple[int, int]]] = set()
+    stack = [(p, p) for p in range(n) if auto.labels[p]]
+    seen = set(stack)
+    while stack:
+        pair = stack.pop()
+        p1, p2 = pair
+        out: list[tuple[int, int]] = []
+        for q1, m1 in auto.follow.get(p1, {}).items():
+            for q2, _m2 in auto.follow.get(p2, {}).items():
+                if not meet[q1][q2]:
+                    continue
+                target = (q1, q2)
+                out.append(target)
+                if p1 == p2 and q1 == q2 and m1 >= 2:
+                    doubled.add((pair, target))
+                if target not in seen:
+                    seen.add(target)
+                    stack.append(target)
+        edges[pair] = out
+    component = _components(edges)
+    with_diagonal = {component[(q, q)] for q in range(n) if (q, q) in component}
+    for pair, targets in edges.items():
+        for target in targets:
+            if component[pair] != component[target] or component[pair] not in with_diagonal:
+                continue
+            if (pair, target) in doubled or pair[0] != pair[1] or target[0] != target[1]:
+                return True
+    return False
+
+
+def _components(edges: dict[tuple[int, int], list[tuple[int, int]]]) -> dict[tuple[int, int], int]:
+    """Strongly connected components (Tarjan, iterative)."""
+    index: dict[tuple[int, int], int] = {}
+    low: dict[tuple[int, int], int] = {}
+    on_stack: set[tuple[int, int]] = set()
+    stack: list[tuple[int, int]] = []
+    component: dict[tuple[int, int], int] = {}
+    counter = 0
+    for root in edges:
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            v, i = work.pop()
+            if i == 0:
+                index[v] = low[v] = counter
+                counter += 1
+                stack.append(v)
+                on_stack.add(v)
+            targets = edges.get(v, [])
+            if i < len(targets):
+                work.append((v, i + 1))
+                w = targets[i]
+                if w not in index:
+                    work.append((w, 0))
+                elif w in on_stack:
+                    low[v] = min(low[v], index[w])
+                continue
+            if low[v] == index[v]:
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    component[w] = index[v]
+                    if w == v:
+                        break
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[v])
+    return component
+
+
 def _first(node: _Node) -> tuple[Ranges, bool]:
-    """The characters a match can start with, and whether it can be empty."""
+    """The characters a match can start with, and whether it can be empty (for the fallback)."""
     if isinstance(node, _Char):
         return ((node.cp, node.cp),), False
     if isinstance(node, _Set):
@@ -859,34 +1039,43 @@ def _first_seq(terms: tuple[_Node, ...]) -> tuple[Ranges, bool]:
     return _normalize(parts), True
 
 
-def _ambiguous_alternation(node: _Disj) -> bool:
-    if len(node.alternatives) < 2:
-        return False
-    firsts = [_first_seq(alt) for alt in node.alternatives]
-    if any(empty for _, empty in firsts):
-        return True
-    return any(
-        _intersects(firsts[i][0], firsts[j][0]) for i in range(len(firsts)) for j in range(i + 1, len(firsts))
-    )
-
-
-def _nested(node: _Node, outer: int | None) -> int | None:
-    """The position of the first unbounded quantifier whose body is ambiguous, if any."""
+def _suspicious(node: _Node, inside: bool) -> bool:
+    """Fallback for a sub-pattern too big to analyse: a variable quantifier or an alternation
+    whose branches share a first character, inside the unbounded one."""
     if isinstance(node, _Quant):
-        if outer is not None and node.hi != node.lo and (node.hi is None or node.hi >= 2):
-            return outer
-        inner = _nested(node.atom, node.position if node.hi is None and outer is None else outer)
-        return inner
+        if inside and node.hi != node.lo and (node.hi is None or node.hi >= 2):
+            return True
+        return _suspicious(node.atom, inside)
     if isinstance(node, _Group):
-        if node.kind in ("la", "nla", "lb", "nlb"):
-            return _nested(node.body, None)
-        return _nested(node.body, outer)
+        return node.kind not in ("la", "nla", "lb", "nlb") and _suspicious(node.body, inside)
     if isinstance(node, _Disj):
-        if outer is not None and _ambiguous_alternation(node):
-            return outer
+        firsts = [_first_seq(alt) for alt in node.alternatives]
+        pairs = [(i, j) for i in range(len(firsts)) for j in range(i + 1, len(firsts))]
+        shared = any(_intersects(firsts[i][0], firsts[j][0]) for i, j in pairs)
+        overlap = shared or any(empty for _, empty in firsts)
+        if inside and len(firsts) > 1 and overlap:
+            return True
+        return any(_suspicious(term, inside) for alt in node.alternatives for term in alt)
+    return False
+
+
+def _nested(node: _Node) -> int | None:
+    """The position of the first (outermost, leftmost) unbounded quantifier that is exponential."""
+    if isinstance(node, _Quant):
+        if node.hi is None:
+            try:
+                if _exponential(node):
+                    return node.position
+            except _TooBig:
+                if _suspicious(node.atom, True):
+                    return node.position
+        return _nested(node.atom)
+    if isinstance(node, _Group):
+        return _nested(node.body)
+    if isinstance(node, _Disj):
         for alt in node.alternatives:
             for term in alt:
-                found = _nested(term, outer)
+                found = _nested(term)
                 if found is not None:
                     return found
     return None
@@ -921,7 +1110,7 @@ def translate(pattern: str) -> PatternTranslation:
     if outside is not None:
         what, where = outside
         return PatternTranslation(pattern, NOT_ENFORCED, None, f"{what} is not interpreted", where)
-    nested = _nested(tree, None)
+    nested = _nested(tree)
     if nested is not None:
         return PatternTranslation(pattern, ENFORCED, _emit(tree), NESTED_QUANTIFIER_REASON, nested, True)
     return PatternTranslation(pattern, ENFORCED, _emit(tree))
