@@ -44,6 +44,8 @@ NESTED_QUANTIFIER_REASON = "a nested unbounded quantifier can take exponential t
 # Python's `re` refuses a repetition count of MAXREPEAT (4294967295) or more.
 _MAX_COUNT = 4294967294
 _MAX_CP = 0x10FFFF
+# Groups nested deeper are not interpreted (the parser, the analysis and `re` all recurse).
+_MAX_DEPTH = 100
 
 
 @dataclass(frozen=True)
@@ -177,6 +179,12 @@ class _Disj:
 
 
 _Node = _Char | _Set | _Assert | _Group | _Other | _Quant | _Disj
+
+
+class _TooDeep(Exception):
+    def __init__(self, position: int) -> None:
+        super().__init__(position)
+        self.position = position
 
 
 class _SyntaxError(Exception):
@@ -314,6 +322,8 @@ class _Parser:
             seen.setdefault(name, []).append(path)
 
     def disjunction(self, path: tuple[int, ...]) -> _Disj:
+        if len(path) > 2 * _MAX_DEPTH:
+            raise _TooDeep(self.pos())
         alternatives = [self.alternative((*path, 0))]
         n = 0
         while self.peek() == 0x7C:
@@ -939,12 +949,16 @@ def _exponential(node: _Node) -> bool:
     doubled: set[tuple[tuple[int, int], tuple[int, int]]] = set()
     stack = [(p, p) for p in range(n) if auto.labels[p]]
     seen = set(stack)
+    budget = 200_000
     while stack:
         pair = stack.pop()
         p1, p2 = pair
         out: list[tuple[int, int]] = []
         for q1, m1 in auto.follow.get(p1, {}).items():
-            for q2, _m2 in auto.follow.get(p2, {}).items():
+            for q2 in auto.follow.get(p2, {}):
+                budget -= 1
+                if budget < 0:
+                    raise _TooBig
                 if not meet[q1][q2]:
                     continue
                 target = (q1, q2)
@@ -1095,6 +1109,14 @@ def _parse(pattern: str, unicode: bool, dash_escape: bool = False) -> tuple[_Dis
 
 def translate(pattern: str) -> PatternTranslation:
     """Translate one ECMA-262 pattern (E6) into Python `re` source, or say why not."""
+    try:
+        return _translate(pattern)
+    except _TooDeep as deep:
+        reason = f"groups nested more than {_MAX_DEPTH} deep are not interpreted"
+        return PatternTranslation(pattern, NOT_ENFORCED, None, reason, deep.position)
+
+
+def _translate(pattern: str) -> PatternTranslation:
     try:
         tree, outside = _parse(pattern, unicode=True)
     except _SyntaxError as u_error:
