@@ -410,7 +410,7 @@ patterns = st.recursive(_base(), _terms, max_leaves=8)
 EXTRA = ("a", "b", "-", "\n", "\r", " ", "é", "\U0001f600", "\u2028", "\u2029", "_", "0", "Z", "A", "z",
          "\t", "\ufeff", "\xa0", "\u3000", "\u180e", "\u0085", "\U0010ffff", "\x00", "/", "\\", ".", "[",
          "]", "~")  # fmt: skip
-COMPARED = {"patterns": 0, "strings": 0, "matched": 0, "nested": 0}
+COMPARED = {"patterns": 0, "strings": 0, "matched": 0, "nested": 0}  # tallies, for reports
 
 
 def texts_for(pattern: str, count: int = 12) -> list[str]:
@@ -445,13 +445,6 @@ def test_search_agrees_with_regress(case: Piece, drawn: str) -> None:
         assert found is (theirs.find(text) is not None), (pattern, text)
         COMPARED["strings"] += 1
         COMPARED["matched"] += found
-
-
-def test_differential_ran() -> None:
-    # The hypothesis test above runs first in this module (definition order).
-    if COMPARED["patterns"]:
-        print(f"\npatterns differential: {COMPARED}")
-        assert COMPARED["strings"] >= COMPARED["patterns"]
 
 
 # ------------------------------------------------------------------ (c) validity, hypothesis
