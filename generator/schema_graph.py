@@ -53,6 +53,7 @@ __all__ = [
     "SchemaWarning",
     "analyse",
     "json_equal",
+    "json_type",
 ]
 
 TYPE_NAMES = ("string", "number", "integer", "boolean", "object", "array", "null")
@@ -298,6 +299,8 @@ class _Analysis:
         self.warnings: list[SchemaWarning] = []
         self.groups: dict[str, Group] = {}
         self.combinators: dict[tuple[str, str], Combinator] = {}
+        # Per schema: (the first type of its group, the first const / enum's types), for accepts.
+        self.firsts: dict[str, tuple[tuple[str, ...] | None, tuple[str, ...] | None]] = {}
 
     # ---------- reporting ----------
 
@@ -499,11 +502,12 @@ class _Analysis:
             decoded = unquote(ref[1:], errors="strict")
         except UnicodeDecodeError:
             raise self.refuse(where, f"{shown} is not a valid JSON pointer (bad percent-encoding)") from None
+        raws = decoded.split("/")[1:] if decoded else []
+        if any(raw[i + 1 : i + 2] not in ("0", "1") for raw in raws for i, c in enumerate(raw) if c == "~"):
+            raise self.refuse(where, f"{shown} is not a valid JSON pointer (~ must be ~0 or ~1)")
         value: Any = self.root
         target = ""
-        for raw in decoded.split("/")[1:] if decoded else []:
-            if any(raw[i + 1 : i + 2] not in ("0", "1") for i, c in enumerate(raw) if c == "~"):
-                raise self.refuse(where, f"{shown} is not a valid JSON pointer (~ must be ~0 or ~1)")
+        for raw in raws:
             token = raw.replace("~1", "/").replace("~0", "~")
             if isinstance(value, dict) and token in value:
                 value = value[token]
@@ -663,40 +667,51 @@ class _Analysis:
                     todo.append(iter(self.in_place(target)))
 
     def group(self, pointer: str) -> Group:
+        """G(pointer), from its links' groups (already built): linear in what it adds."""
         schema = self.schemas[pointer]
         if isinstance(schema, bool):
+            self.firsts[pointer] = (None, None)
             return Group(pointer, (), (), pointer, False, (), (), None)
-        members: dict[str, None] = {pointer: None}
         links = [self.refs[pointer]] if pointer in self.refs else []
         links += [
             pointer_join(pointer_join(pointer, "allOf"), i) for i in range(len(schema.get("allOf", ())))
         ]
+        parts = [self.groups[link] for link in links]
+        members: dict[str, None] = {pointer: None}
+        combinators: dict[tuple[str, str], Combinator] = {
+            (pointer, k): self.combinator(pointer, k) for k in COMBINATORS if k in schema
+        }
+        opened = {k for k in schema if k in OPEN} | ({"$ref"} if pointer in self.nonlocal_refs else set())
+        declared = dict.fromkeys([*schema.get("properties", {}), *schema.get("required", [])])
+        for part in parts:
+            members.update(dict.fromkeys(part.members))
+            combinators.update(
+                {
+                    (c.schema, c.keyword): c
+                    for c in part.combinators
+                    if (c.schema, c.keyword) not in combinators
+                }
+            )
+            opened.update(part.open_keywords)
+            declared.update(dict.fromkeys(part.declared))
+        # E5 rule 3: the first member declaring a type, else the first const / enum.
+        own = _accepts([schema])
+        first_type = own if "type" in schema else None
+        first_values = own if "type" not in schema else None
         for link in links:
-            members.update(dict.fromkeys(self.groups[link].members))
-        ordered = tuple(members)
-        dicts = [self.schemas[m] for m in ordered]
-        combinators = tuple(
-            self.combinator(m, keyword)
-            for m in ordered
-            for keyword in COMBINATORS
-            if keyword in self.schemas[m]
-        )
-        opened = {k for s in dicts for k in s if k in OPEN}
-        if any(m in self.nonlocal_refs for m in ordered):
-            opened.add("$ref")
-        declared: dict[str, None] = {}
-        for s in dicts:
-            declared.update(dict.fromkeys(s.get("properties", {})))
-            declared.update(dict.fromkeys(s.get("required", [])))
+            linked_type, linked_values = self.firsts[link]
+            first_type = first_type if first_type is not None else linked_type
+            first_values = first_values if first_values is not None else linked_values
+        self.firsts[pointer] = (first_type, first_values)
         return Group(
             schema=pointer,
-            members=ordered,
-            combinators=combinators,
+            members=tuple(members),
+            combinators=tuple(combinators.values()),
             canonical=self.canonical(pointer, schema),
-            object_like=any(_object_like(s) for s in dicts),
+            object_like=_object_like(schema) or any(part.object_like for part in parts),
             open_keywords=tuple(sorted(opened)),
             declared=tuple(declared),
-            accepts=_accepts(dicts),
+            accepts=first_type if first_type is not None else first_values,
         )
 
     def canonical(self, pointer: str, schema: dict[str, Any]) -> str:
@@ -903,7 +918,7 @@ def _accepts(members: list[dict[str, Any]]) -> tuple[str, ...] | None:
 
 
 def _is_index(token: str) -> bool:
-    return token == "0" or (token[:1] in "123456789" and token.isdigit() and token.isascii() and token != "")
+    return token.isascii() and token.isdigit() and (token == "0" or token[0] != "0")
 
 
 def _tokens(pointer: str) -> list[str]:
