@@ -1299,9 +1299,9 @@ _BASE = st.fixed_dictionaries(
         "enum": st.lists(st.sampled_from(["a", 1, 1.0, None, False]), max_size=3),
         "required": st.lists(_NAMES, max_size=2, unique=True),
         "$ref": st.sampled_from(_REFS),
-        "minimum": st.sampled_from([0, 5, True]),
+        "minimum": st.sampled_from([0, 5, 5, 5, True]),
         "maximum": st.sampled_from([3, 5.5]),
-        "maxLength": st.sampled_from([0, 2.0, -1]),
+        "maxLength": st.sampled_from([0, 2.0, 2, 2, -1]),
         "patternProperties": st.just({}),
         "format": st.just("uri"),
         "x-junk": _JUNK,
@@ -1311,23 +1311,21 @@ _BASE = st.fixed_dictionaries(
 
 def _extend(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
     branches = st.lists(children, min_size=1, max_size=3)
-    return st.one_of(
-        st.fixed_dictionaries(
-            {},
-            optional={
-                "properties": st.dictionaries(_NAMES, children, max_size=3),
-                "items": children,
-                "additionalProperties": st.one_of(st.booleans(), children),
-                "allOf": branches,
-                "anyOf": branches,
-                "oneOf": branches,
-                "$ref": st.sampled_from(_REFS),
-                "required": st.lists(_NAMES, max_size=2, unique=True),
-                "type": st.sampled_from(["object", "array"]),
-            },
-        ),
-        _JUNK,
+    shaped = st.fixed_dictionaries(
+        {},
+        optional={
+            "properties": st.dictionaries(_NAMES, children, max_size=3),
+            "items": st.one_of(children, children, children, _JUNK),
+            "additionalProperties": st.one_of(st.booleans(), children),
+            "allOf": branches,
+            "anyOf": branches,
+            "oneOf": branches,
+            "$ref": st.sampled_from(_REFS),
+            "required": st.lists(_NAMES, max_size=2, unique=True),
+            "type": st.sampled_from(["object", "array"]),
+        },
     )
+    return shaped
 
 
 RANDOM = st.recursive(st.one_of(st.booleans(), _BASE), _extend, max_leaves=12)
