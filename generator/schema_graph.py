@@ -792,10 +792,10 @@ class _Analysis:
         entries = dict.fromkeys(self.entries + [d for d in self.definitions if d not in targets])
         reported: set[tuple[str, str]] = set()
         for entry in entries:
-            closure = [self.schemas[m] for m in _closure(self.groups[entry])]
+            pointers = _closure(self.groups[entry])
+            closure = [self.schemas[m] for m in pointers]
             if not closure:
                 continue
-            pointers = _closure(self.groups[entry])
             object_like = any(_object_like(s) for s in closure)
             opened = sorted({k for s in closure for k in s if k in OPEN} | self.opened_by_ref(pointers))
             if object_like and opened:
