@@ -518,7 +518,8 @@ class _Analysis:
             else:
                 raise self.refuse(where, f"{shown} refers to nothing in parameters")
         if not isinstance(value, (dict, bool)):
-            raise self.refuse(where, f"{shown} refers to {json_type(value)} {_dump(value)}, not a schema")
+            found = "an array" if isinstance(value, list) else f"{json_type(value)} {_dump(value)}"
+            raise self.refuse(where, f"{shown} refers to {found}, not a schema")
         return target
 
     def branches(self, pointer: str, schema: dict[str, Any], keyword: str) -> list[tuple[str, Any]]:
