@@ -1,0 +1,949 @@
+"""Static analysis of one declaration for extended mode (`--keywords extended`, extended.md).
+
+`analyse(file, parameters)` checks every schema that extended mode interprets (E8 refusals,
+raised as `DeclarationError` at the first one, as in subset mode), resolves local `$ref`s
+(E3), refuses in-place cycles, builds each schema's group (E4) with its combinators and
+their branches' groups (E5), finds the groups reached recursively through `properties`,
+`items` or `additionalProperties`, and collects the E8 warnings as structured records.
+
+Schemas are named by their RFC 6901 JSON pointer from the `parameters` root ("" is the root,
+"/$defs/Node", "/properties/a~1b"); refusals and warnings name the pointer inside the file
+(`base` + that pointer), as the subset refusals do. Nothing here reads generator/ beyond
+errors.py: the lowering consumes the returned `SchemaGraph`.
+
+Readings of the spec (see also the README section on extended mode):
+* A boolean subschema (`true` or `false`) contributes nothing to a group (E4): its group is
+  empty. `additionalProperties: true|false` keeps its own meaning and is not a subschema.
+* A schema met twice in one group (`allOf: [{$ref: A}, {$ref: A}]`) is kept once, at its first
+  place: applying it again could only repeat identical issues, which E4 records once.
+* Every schema extended mode interprets is checked, also where a declared `type` makes a
+  keyword unreachable (`{"type": "string", "properties": {"x": {"type": "strin"}}}` is refused).
+* The top-level rules of validation.md §7 (type "object", no enum, and E8's no const) apply to
+  every schema of the root's group known before any combinator, since all of them are applied
+  to the whole input; the root itself keeps the subset texts word for word.
+* Warnings judged on a value (accepts only {}, names required without a property schema,
+  undeclared keys unchecked) look at every schema that can be applied in place to that value:
+  its group and the groups of all branches of its combinators, at any depth.
+* Bounds no value can meet are judged per schema.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Literal, Protocol
+from urllib.parse import unquote
+
+from generator.errors import DeclarationError, pointer_join
+
+__all__ = [
+    "ANNOTATIONS",
+    "INTERPRETED",
+    "OPEN",
+    "Child",
+    "Combinator",
+    "Discriminator",
+    "Group",
+    "PatternCheck",
+    "PatternResult",
+    "SchemaGraph",
+    "SchemaWarning",
+    "analyse",
+    "json_equal",
+    "json_type",
+]
+
+TYPE_NAMES = ("string", "number", "integer", "boolean", "object", "array", "null")
+NUMBER_BOUNDS = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
+COUNTS = ("minLength", "maxLength", "minItems", "maxItems")
+COMBINATORS = ("anyOf", "oneOf")  # in the order one schema's combinators are resolved (E4)
+DEFINITIONS = ("$defs", "definitions")
+# Keywords extended mode interprets (validation.md §2 plus E2).
+INTERPRETED = frozenset(
+    {
+        "type", "required", "enum", "properties", "additionalProperties", "items",
+        "$ref", "$defs", "definitions", "allOf", "anyOf", "oneOf", "const",
+        *NUMBER_BOUNDS, "multipleOf", *COUNTS, "pattern", "uniqueItems",
+    }
+)  # fmt: skip
+# Keywords that describe rather than constrain: never reported as not enforced. Subset mode's
+# list plus `$anchor`, which E3 says is ignored.
+ANNOTATIONS = frozenset({"title", "description", "examples", "$comment", "$schema", "$id", "$anchor"})
+# Open keywords (E2): a group with one of these (or a non-local `$ref`) leaves undeclared keys
+# unchecked.
+OPEN = frozenset(
+    {
+        "patternProperties", "dependentSchemas", "dependencies", "if", "then", "else",
+        "unevaluatedProperties", "$dynamicRef", "$recursiveRef",
+    }
+)  # fmt: skip
+OBJECT_KEYWORDS = ("properties", "required", "additionalProperties")
+# Keywords that make a schema add something to a visit; a schema whose only such keyword is
+# one in-place link ($ref, or allOf with one branch) is equivalent to the link's target.
+_CONTRIBUTING = (INTERPRETED - {"$defs", "definitions"}) | OPEN
+
+WarningKind = Literal[
+    "not_interpreted",  # keywords not enforced (E2's list, a non-local $ref, tuple items, ...)
+    "one_of",  # oneOf's exactly-one rule is not enforced
+    "nested_quantifier",  # an enforced pattern whose matching time can explode
+    "unsatisfiable",  # bounds no value of their type can meet
+    "keys_unchecked",  # undeclared keys unchecked because of an open keyword
+    "accepts_only_empty",  # an object-like value with nothing declared
+    "required_without_property",
+    "boolean_subschema",
+]
+
+
+class PatternResult(Protocol):
+    """What a pattern translator answers (generator/patterns.py's `translate`)."""
+
+    @property
+    def status(self) -> str: ...  # "enforced", "not_enforced" or "invalid"
+
+    @property
+    def reason(self) -> str: ...
+
+    @property
+    def nested_quantifier(self) -> object: ...  # truthy when a nested unbounded quantifier
+
+
+PatternCheck = Callable[[str], PatternResult]
+
+
+@dataclass(frozen=True)
+class SchemaWarning:
+    """Something legal but worth a reviewer's eye (E8); an error only under --strict."""
+
+    file: str
+    pointer: str  # inside the file, like DeclarationError.pointer
+    kind: WarningKind
+    keywords: tuple[str, ...]  # the keywords the warning is about, when it is about some
+    reason: str
+
+    def __str__(self) -> str:
+        return f"warning: {self.file}: {self.pointer or '/'}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class Discriminator:
+    """E5 rule 2: a property whose `const` tag tells the branches apart."""
+
+    name: str
+    tags: tuple[Any, ...]  # tags[i] is branch i's tag
+
+
+@dataclass(frozen=True)
+class Combinator:
+    """One `anyOf` / `oneOf` met in a group."""
+
+    keyword: Literal["anyOf", "oneOf"]
+    schema: str  # pointer of the schema that carries it
+    branches: tuple[Group, ...]  # each branch's own group (branch i is at schema/keyword/i)
+    discriminator: Discriminator | None
+    # Names declared (properties or required) by any branch: its group and the branches of the
+    # combinators in it, at any depth (E5 "count as declared"; E4 4c when nothing is selected).
+    declared: tuple[str, ...]
+
+    @property
+    def pointer(self) -> str:
+        return pointer_join(self.schema, self.keyword)
+
+
+@dataclass(frozen=True)
+class Group:
+    """G(S) for one schema S (E4)."""
+
+    schema: str  # pointer of S
+    # The object schemas applied in place before any combinator, in group order: S, then
+    # G($ref target), then G(each allOf branch). Booleans contribute nothing; a schema is kept
+    # once. Empty for a boolean S.
+    members: tuple[str, ...]
+    combinators: tuple[Combinator, ...]  # of the members, in member order, anyOf before oneOf
+    # The pointer of an equivalent group: S itself, or the canonical group of S's only link
+    # when S adds nothing but a local $ref (or an allOf of one branch). Lowerings share by it.
+    canonical: str
+    object_like: bool  # some member is object-like (judged before any combinator)
+    open_keywords: tuple[str, ...]  # open keywords of the members (a non-local ref is "$ref")
+    declared: tuple[str, ...]  # names in properties or required of the members, first seen first
+    # E5 rule 3's Ti: the type names of the first member declaring `type`, else the JSON types
+    # of the first const / enum's members; None when every type is accepted.
+    accepts: tuple[str, ...] | None
+
+
+@dataclass(frozen=True)
+class Child:
+    """A value visited below a group's value (a descent, not in place)."""
+
+    via: str  # the schema, in the group or one of its branches' groups, that declares it
+    keyword: Literal["properties", "additionalProperties", "items"]
+    name: str | None  # the property name for `properties`
+    schema: str  # pointer of the subschema
+    group: str  # its canonical group
+
+
+@dataclass(frozen=True)
+class SchemaGraph:
+    file: str
+    base: str  # pointer of `parameters` inside the file
+    root: Group
+    schemas: Mapping[str, Any]  # every interpreted schema (a dict or a boolean), in walk order
+    groups: Mapping[str, Group]  # the group of every interpreted schema
+    refs: Mapping[str, str]  # schema carrying a local $ref -> the target's pointer
+    # For each canonical group reached from the root: the values visited below it.
+    children: Mapping[str, tuple[Child, ...]]
+    # Canonical groups on a cycle of descents (a tree, a linked list): each needs its own
+    # function pair; every other group may be inlined where it is reached.
+    recursive: frozenset[str]
+    warnings: tuple[SchemaWarning, ...]
+
+    def file_pointer(self, pointer: str) -> str:
+        return self.base + pointer
+
+    @property
+    def not_enforced(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """(file pointer, keywords) of everything not enforced, in walk order."""
+        return tuple((w.pointer, w.keywords) for w in self.warnings if w.kind == "not_interpreted")
+
+    def closure(self, pointer: str) -> tuple[str, ...]:
+        """Every object schema that can be applied in place to a value visited with G(pointer)."""
+        return _closure(self.groups[pointer])
+
+
+def json_type(value: Any) -> str:
+    """The JSON type name of a decoded JSON value (validation.md §3)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, dict):
+        return "object"
+    if isinstance(value, list):
+        return "array"
+    return type(value).__name__
+
+
+def json_equal(a: Any, b: Any) -> bool:
+    """JSON equality (validation.md §4)."""
+    kind = json_type(a)
+    if kind != json_type(b):
+        return False
+    if kind == "array":
+        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
+    if kind == "object":
+        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
+    return bool(a == b)
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _fragment(pointer: str) -> str:
+    return "#" + pointer
+
+
+def _is_number(value: Any) -> bool:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return not isinstance(value, float) or math.isfinite(value)
+
+
+def _is_count(value: Any) -> bool:
+    return _is_number(value) and value >= 0 and (isinstance(value, int) or float(value).is_integer())
+
+
+def _object_like(schema: dict[str, Any]) -> bool:
+    declared = schema.get("type")
+    names = [declared] if isinstance(declared, str) else declared
+    return any(k in schema for k in OBJECT_KEYWORDS) or (isinstance(names, list) and "object" in names)
+
+
+def _is_local(ref: str) -> bool:
+    return ref == "#" or ref.startswith("#/")
+
+
+def _closure(group: Group) -> tuple[str, ...]:
+    found: dict[str, None] = {}
+    stack = [group]
+    seen: set[int] = set()
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        found.update(dict.fromkeys(current.members))
+        for combinator in reversed(current.combinators):
+            stack.extend(reversed(combinator.branches))
+    return tuple(found)
+
+
+class _Analysis:
+    def __init__(self, file: str, base: str, root: Any, pattern_check: PatternCheck | None) -> None:
+        self.file = file
+        self.base = base
+        self.root = root
+        self.pattern_check = pattern_check
+        self.patterns: dict[str, PatternResult] = {}
+        self.schemas: dict[str, Any] = {}
+        self.refs: dict[str, str] = {}
+        self.nonlocal_refs: set[str] = set()
+        self.entries: list[str] = [""]
+        self.definitions: list[str] = []
+        self.warnings: list[SchemaWarning] = []
+        self.groups: dict[str, Group] = {}
+        self.combinators: dict[tuple[str, str], Combinator] = {}
+        # Per schema: (the first type of its group, the first const / enum's types), for accepts.
+        self.firsts: dict[str, tuple[tuple[str, ...] | None, tuple[str, ...] | None]] = {}
+
+    # ---------- reporting ----------
+
+    def refuse(self, pointer: str, reason: str) -> DeclarationError:
+        return DeclarationError(self.file, self.base + pointer, reason)
+
+    def warn(self, pointer: str, kind: WarningKind, keywords: tuple[str, ...], reason: str) -> None:
+        self.warnings.append(SchemaWarning(self.file, self.base + pointer, kind, keywords, reason))
+
+    # ---------- the whole analysis ----------
+
+    def run(self) -> SchemaGraph:
+        self.check_root()
+        self.walk()
+        self.build_groups()
+        self.check_root_group()
+        self.value_warnings()
+        children, recursive = self.recursion()
+        return SchemaGraph(
+            file=self.file,
+            base=self.base,
+            root=self.groups[""],
+            schemas=MappingProxyType(self.schemas),
+            groups=MappingProxyType(self.groups),
+            refs=MappingProxyType(self.refs),
+            children=MappingProxyType(children),
+            recursive=recursive,
+            warnings=tuple(self.warnings),
+        )
+
+    def check_root(self) -> None:
+        schema = self.root
+        if not isinstance(schema, dict):
+            raise self.refuse("", "parameters must be an object schema")
+        if "type" in schema and schema["type"] != "object":
+            raise self.refuse("/type", 'parameters must have type "object"')
+        if "enum" in schema:
+            raise self.refuse("/enum", "parameters must not have an enum")
+        if "const" in schema:
+            raise self.refuse("/const", "parameters must not have a const")
+        if not _object_like(schema) and "$ref" not in schema and "allOf" not in schema:
+            raise self.refuse("", _NOT_OBJECT_LIKE)
+
+    def walk(self) -> None:
+        """Check every interpreted schema, preorder in document order; then the targets of
+        local references that lie where nothing else is interpreted."""
+        stack: list[tuple[str, Any]] = [("", self.root)]
+        deferred: list[str] = []
+        while stack or deferred:
+            if not stack:
+                target = deferred.pop(0)
+                if target not in self.schemas:
+                    stack.append((target, self.lookup(target)))
+                continue
+            pointer, schema = stack.pop()
+            if pointer in self.schemas:
+                continue
+            self.schemas[pointer] = schema
+            if isinstance(schema, bool):
+                if pointer:
+                    self.warn(
+                        pointer,
+                        "boolean_subschema",
+                        (),
+                        f"boolean subschema {json.dumps(schema)} constrains nothing here",
+                    )
+                continue
+            children = self.check(pointer, schema)
+            stack.extend(reversed(children))
+            if pointer in self.refs:
+                deferred.append(self.refs[pointer])
+
+    def lookup(self, pointer: str) -> Any:
+        value: Any = self.root
+        for token in _tokens(pointer):
+            value = value[int(token)] if isinstance(value, list) else value[token]
+        return value
+
+    # ---------- one schema's keywords ----------
+
+    def check(self, pointer: str, schema: dict[str, Any]) -> list[tuple[str, Any]]:
+        """Refuse what is malformed in one schema, warn about it; return its subschemas."""
+        children: list[tuple[str, Any]] = []
+        self.check_type(pointer, schema)
+        if "enum" in schema and (not isinstance(schema["enum"], list) or not schema["enum"]):
+            raise self.refuse(pointer_join(pointer, "enum"), "expected a non-empty list")
+        self.check_required(pointer, schema)
+        if "properties" in schema:
+            where = pointer_join(pointer, "properties")
+            properties = schema["properties"]
+            if not isinstance(properties, dict):
+                raise self.refuse(where, "expected an object mapping property names to schemas")
+            for name, sub in properties.items():
+                at = pointer_join(where, name)
+                if not isinstance(sub, (dict, bool)):
+                    raise self.refuse(at, _NOT_A_SCHEMA)
+                children.append((at, sub))
+                self.entries.append(at)
+        if "additionalProperties" in schema:
+            extra = schema["additionalProperties"]
+            at = pointer_join(pointer, "additionalProperties")
+            if not isinstance(extra, (bool, dict)):
+                raise self.refuse(at, "expected a boolean or a schema")
+            if isinstance(extra, dict):
+                children.append((at, extra))
+                self.entries.append(at)
+        if "items" in schema:
+            items = schema["items"]
+            at = pointer_join(pointer, "items")
+            if isinstance(items, list):
+                self.warn(at, "not_interpreted", ("items (tuple form)",), "not enforced: items (tuple form)")
+            elif isinstance(items, (dict, bool)):
+                children.append((at, items))
+                self.entries.append(at)
+            else:
+                raise self.refuse(at, "expected a schema (an object or a boolean) or a list of schemas")
+        self.check_ref(pointer, schema)
+        for keyword in ("allOf", *COMBINATORS):
+            if keyword in schema:
+                children.extend(self.branches(pointer, schema, keyword))
+        for keyword in DEFINITIONS:
+            if keyword in schema:
+                where = pointer_join(pointer, keyword)
+                definitions = schema[keyword]
+                if not isinstance(definitions, dict):
+                    raise self.refuse(where, "expected an object mapping names to schemas")
+                for name, sub in definitions.items():
+                    at = pointer_join(where, name)
+                    if not isinstance(sub, (dict, bool)):
+                        raise self.refuse(at, _NOT_A_SCHEMA)
+                    children.append((at, sub))
+                    self.definitions.append(at)
+        self.check_bounds(pointer, schema)
+        self.check_pattern(pointer, schema)
+        if "uniqueItems" in schema and not isinstance(schema["uniqueItems"], bool):
+            raise self.refuse(pointer_join(pointer, "uniqueItems"), "expected a boolean")
+        ignored = sorted(k for k in schema if k not in INTERPRETED and k not in ANNOTATIONS)
+        if ignored:
+            self.warn(pointer, "not_interpreted", tuple(ignored), f"not enforced: {', '.join(ignored)}")
+        if "oneOf" in schema:
+            self.warn(
+                pointer_join(pointer, "oneOf"),
+                "one_of",
+                ("oneOf",),
+                "oneOf is checked as anyOf: a value that fits several branches is accepted",
+            )
+        self.check_unsatisfiable(pointer, schema)
+        return children
+
+    def check_type(self, pointer: str, schema: dict[str, Any]) -> None:
+        if "type" not in schema:
+            return
+        where = pointer_join(pointer, "type")
+        declared = schema["type"]
+        names = [declared] if isinstance(declared, str) else declared
+        if not isinstance(names, list) or not names:
+            raise self.refuse(where, "expected a type name or a non-empty list of type names")
+        for i, name in enumerate(names):
+            if name not in TYPE_NAMES:
+                at = where if isinstance(declared, str) else pointer_join(where, i)
+                raise self.refuse(
+                    at, f"unknown type {json.dumps(name)}; expected one of {', '.join(TYPE_NAMES)}"
+                )
+        if len(set(names)) != len(names):
+            raise self.refuse(where, "type list names a type more than once")
+
+    def check_required(self, pointer: str, schema: dict[str, Any]) -> None:
+        if "required" not in schema:
+            return
+        names = schema["required"]
+        where = pointer_join(pointer, "required")
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise self.refuse(where, "expected a list of property names (strings)")
+        if len(set(names)) != len(names):
+            raise self.refuse(where, "required names a property more than once")
+
+    def check_ref(self, pointer: str, schema: dict[str, Any]) -> None:
+        if "$ref" not in schema:
+            return
+        ref = schema["$ref"]
+        where = pointer_join(pointer, "$ref")
+        if not isinstance(ref, str):
+            raise self.refuse(where, "expected a reference (a string)")
+        if not _is_local(ref):
+            self.nonlocal_refs.add(pointer)
+            self.warn(
+                where,
+                "not_interpreted",
+                ("$ref",),
+                f"not enforced: $ref {json.dumps(ref, ensure_ascii=False)} is not a local reference",
+            )
+            return
+        self.refs[pointer] = self.resolve(ref, where)
+
+    def resolve(self, ref: str, where: str) -> str:
+        """The canonical pointer of a local reference's target; refuses a missing target."""
+        shown = json.dumps(ref, ensure_ascii=False)
+        try:
+            decoded = unquote(ref[1:], errors="strict")
+        except UnicodeDecodeError:
+            raise self.refuse(where, f"{shown} is not a valid JSON pointer (bad percent-encoding)") from None
+        raws = decoded.split("/")[1:] if decoded else []
+        if any(raw[i + 1 : i + 2] not in ("0", "1") for raw in raws for i, c in enumerate(raw) if c == "~"):
+            raise self.refuse(where, f"{shown} is not a valid JSON pointer (~ must be ~0 or ~1)")
+        value: Any = self.root
+        target = ""
+        for raw in raws:
+            token = raw.replace("~1", "/").replace("~0", "~")
+            if isinstance(value, dict) and token in value:
+                value = value[token]
+                target = pointer_join(target, token)
+            elif isinstance(value, list) and _is_index(token) and int(token) < len(value):
+                value = value[int(token)]
+                target = pointer_join(target, int(token))
+            else:
+                raise self.refuse(where, f"{shown} refers to nothing in parameters")
+        if not isinstance(value, (dict, bool)):
+            found = "an array" if isinstance(value, list) else f"{json_type(value)} {_dump(value)}"
+            raise self.refuse(where, f"{shown} refers to {found}, not a schema")
+        return target
+
+    def branches(self, pointer: str, schema: dict[str, Any], keyword: str) -> list[tuple[str, Any]]:
+        where = pointer_join(pointer, keyword)
+        branches = schema[keyword]
+        if not isinstance(branches, list) or not branches:
+            raise self.refuse(where, "expected a non-empty list of schemas")
+        found: list[tuple[str, Any]] = []
+        for i, branch in enumerate(branches):
+            at = pointer_join(where, i)
+            if not isinstance(branch, (dict, bool)):
+                raise self.refuse(at, _NOT_A_SCHEMA)
+            found.append((at, branch))
+        return found
+
+    def check_bounds(self, pointer: str, schema: dict[str, Any]) -> None:
+        for keyword in NUMBER_BOUNDS:
+            if keyword not in schema:
+                continue
+            value = schema[keyword]
+            where = pointer_join(pointer, keyword)
+            if isinstance(value, bool) and keyword.startswith("exclusive"):
+                self.warn(
+                    where,
+                    "not_interpreted",
+                    (keyword,),
+                    f"not enforced: {keyword} {json.dumps(value)} (the draft-4 boolean form; "
+                    f"write the bound itself as {keyword})",
+                )
+            elif not _is_number(value):
+                raise self.refuse(where, "expected a number" + (", not a boolean" * isinstance(value, bool)))
+        if "multipleOf" in schema:
+            value = schema["multipleOf"]
+            where = pointer_join(pointer, "multipleOf")
+            if not _is_number(value):
+                raise self.refuse(where, "expected a number" + (", not a boolean" * isinstance(value, bool)))
+            if value <= 0:
+                raise self.refuse(where, "expected a number greater than 0")
+        for keyword in COUNTS:
+            if keyword in schema and not _is_count(schema[keyword]):
+                raise self.refuse(pointer_join(pointer, keyword), "expected a non-negative integer")
+
+    def check_pattern(self, pointer: str, schema: dict[str, Any]) -> None:
+        if "pattern" not in schema:
+            return
+        pattern = schema["pattern"]
+        where = pointer_join(pointer, "pattern")
+        if not isinstance(pattern, str):
+            raise self.refuse(where, "expected a string (an ECMA-262 regular expression)")
+        if self.pattern_check is None:
+            return
+        result = self.patterns.get(pattern)
+        if result is None:
+            result = self.patterns[pattern] = self.pattern_check(pattern)
+        if result.status == "invalid":
+            raise self.refuse(where, f"not a valid ECMA-262 regular expression: {result.reason}")
+        if result.status == "not_enforced":
+            self.warn(where, "not_interpreted", ("pattern",), f"not enforced: pattern ({result.reason})")
+        elif result.nested_quantifier:
+            detail = f" {result.nested_quantifier}" if isinstance(result.nested_quantifier, str) else ""
+            self.warn(
+                where,
+                "nested_quantifier",
+                ("pattern",),
+                f"pattern has a nested unbounded quantifier{detail}: its matching time can grow "
+                "exponentially with a hostile string (still enforced)",
+            )
+
+    def check_unsatisfiable(self, pointer: str, schema: dict[str, Any]) -> None:
+        def bound(keywords: tuple[str, str], lower: bool) -> tuple[str, Any, bool] | None:
+            best: tuple[str, Any, bool] | None = None
+            for keyword in keywords:
+                value = schema.get(keyword)
+                if not _is_number(value):
+                    continue
+                exclusive = keyword.startswith("exclusive")
+                if best is None:
+                    best = (keyword, value, exclusive)
+                    continue
+                tighter = value > best[1] if lower else value < best[1]
+                if tighter or (value == best[1] and exclusive):
+                    best = (keyword, value, exclusive)
+            return best
+
+        low = bound(("minimum", "exclusiveMinimum"), lower=True)
+        high = bound(("maximum", "exclusiveMaximum"), lower=False)
+        if low and high and (low[1] > high[1] or (low[1] == high[1] and (low[2] or high[2]))):
+            self.unsatisfiable(pointer, "number", (low[0], low[1]), (high[0], high[1]))
+        for kind, (least, most) in (("string", COUNTS[:2]), ("array", COUNTS[2:])):
+            if least in schema and most in schema and schema[least] > schema[most]:
+                self.unsatisfiable(pointer, kind, (least, schema[least]), (most, schema[most]))
+
+    def unsatisfiable(self, pointer: str, kind: str, low: tuple[str, Any], high: tuple[str, Any]) -> None:
+        self.warn(
+            pointer,
+            "unsatisfiable",
+            (low[0], high[0]),
+            f"no {kind} can meet {low[0]} {json.dumps(low[1])} and {high[0]} {json.dumps(high[1])}",
+        )
+
+    # ---------- in place: cycles and groups ----------
+
+    def in_place(self, pointer: str) -> list[tuple[str, str]]:
+        """(target, pointer of the keyword that leads there) for each in-place link."""
+        schema = self.schemas[pointer]
+        if isinstance(schema, bool):
+            return []
+        links: list[tuple[str, str]] = []
+        if pointer in self.refs:
+            links.append((self.refs[pointer], pointer_join(pointer, "$ref")))
+        for keyword in ("allOf", *COMBINATORS):
+            for i in range(len(schema.get(keyword, ()))):
+                at = pointer_join(pointer_join(pointer, keyword), i)
+                links.append((at, at))
+        return links
+
+    def build_groups(self) -> None:
+        """Depth-first over in-place links: refuse a cycle; build each group after its links'."""
+        state: dict[str, int] = {}  # 1 on the current path, 2 finished
+        for start in self.schemas:
+            if start in state:
+                continue
+            path = [start]
+            todo = [iter(self.in_place(start))]
+            state[start] = 1
+            while todo:
+                step = next(todo[-1], None)
+                if step is None:
+                    todo.pop()
+                    done = path.pop()
+                    state[done] = 2
+                    self.groups[done] = self.group(done)
+                    continue
+                target, via = step
+                if state.get(target) == 1:
+                    chain = [*path[path.index(target) :], target]
+                    raise self.refuse(
+                        via,
+                        f"in-place cycle {' -> '.join(_fragment(p) for p in chain)}: $ref, allOf, anyOf "
+                        "and oneOf apply a schema to the same value; recursion must go through "
+                        "properties, items or additionalProperties",
+                    )
+                if target not in state:
+                    state[target] = 1
+                    path.append(target)
+                    todo.append(iter(self.in_place(target)))
+
+    def group(self, pointer: str) -> Group:
+        """G(pointer), from its links' groups (already built): linear in what it adds."""
+        schema = self.schemas[pointer]
+        if isinstance(schema, bool):
+            self.firsts[pointer] = (None, None)
+            return Group(pointer, (), (), pointer, False, (), (), None)
+        links = [self.refs[pointer]] if pointer in self.refs else []
+        links += [
+            pointer_join(pointer_join(pointer, "allOf"), i) for i in range(len(schema.get("allOf", ())))
+        ]
+        parts = [self.groups[link] for link in links]
+        members: dict[str, None] = {pointer: None}
+        combinators: dict[tuple[str, str], Combinator] = {
+            (pointer, k): self.combinator(pointer, k) for k in COMBINATORS if k in schema
+        }
+        opened = {k for k in schema if k in OPEN} | ({"$ref"} if pointer in self.nonlocal_refs else set())
+        declared = dict.fromkeys([*schema.get("properties", {}), *schema.get("required", [])])
+        for part in parts:
+            members.update(dict.fromkeys(part.members))
+            combinators.update(
+                {
+                    (c.schema, c.keyword): c
+                    for c in part.combinators
+                    if (c.schema, c.keyword) not in combinators
+                }
+            )
+            opened.update(part.open_keywords)
+            declared.update(dict.fromkeys(part.declared))
+        # E5 rule 3: the first member declaring a type, else the first const / enum.
+        own = _accepts([schema])
+        first_type = own if "type" in schema else None
+        first_values = own if "type" not in schema else None
+        for link in links:
+            linked_type, linked_values = self.firsts[link]
+            first_type = first_type if first_type is not None else linked_type
+            first_values = first_values if first_values is not None else linked_values
+        self.firsts[pointer] = (first_type, first_values)
+        return Group(
+            schema=pointer,
+            members=tuple(members),
+            combinators=tuple(combinators.values()),
+            canonical=self.canonical(pointer, schema),
+            object_like=_object_like(schema) or any(part.object_like for part in parts),
+            open_keywords=tuple(sorted(opened)),
+            declared=tuple(declared),
+            accepts=first_type if first_type is not None else first_values,
+        )
+
+    def canonical(self, pointer: str, schema: dict[str, Any]) -> str:
+        contributing = [k for k in schema if k in _CONTRIBUTING]
+        if contributing == ["$ref"] and pointer in self.refs:
+            return self.groups[self.refs[pointer]].canonical
+        if contributing == ["allOf"] and len(schema["allOf"]) == 1:
+            return self.groups[pointer_join(pointer_join(pointer, "allOf"), 0)].canonical
+        return pointer
+
+    def combinator(self, pointer: str, keyword: str) -> Combinator:
+        key = (pointer, keyword)
+        if key not in self.combinators:
+            where = pointer_join(pointer, keyword)
+            count = len(self.schemas[pointer][keyword])
+            branches = tuple(self.groups[pointer_join(where, i)] for i in range(count))
+            declared: dict[str, None] = {}
+            for branch in branches:
+                declared.update(dict.fromkeys(branch.declared))
+                for inner in branch.combinators:
+                    declared.update(dict.fromkeys(inner.declared))
+            kind: Literal["anyOf", "oneOf"] = "anyOf" if keyword == "anyOf" else "oneOf"
+            found = Combinator(kind, pointer, branches, self.discriminator(branches), tuple(declared))
+            self.combinators[key] = found
+        return self.combinators[key]
+
+    def discriminator(self, branches: tuple[Group, ...]) -> Discriminator | None:
+        if not all(b.object_like for b in branches):
+            return None
+        tagged = [self.tags(b) for b in branches]
+        first = branches[0]
+        names = dict.fromkeys(n for m in first.members for n in self.schemas[m].get("properties", {}))
+        for name in names:
+            if not all(name in tags for tags in tagged):
+                continue
+            values = [tags[name] for tags in tagged]
+            if all(not json_equal(a, b) for i, a in enumerate(values) for b in values[i + 1 :]):
+                return Discriminator(name, tuple(values))
+        return None
+
+    def tags(self, branch: Group) -> dict[str, Any]:
+        """Property name -> its tag: a const (or one-member enum) in its own subschema."""
+        found: dict[str, Any] = {}
+        for member in branch.members:
+            for name, sub in self.schemas[member].get("properties", {}).items():
+                if name in found or not isinstance(sub, dict):
+                    continue
+                if "const" in sub:
+                    found[name] = sub["const"]
+                elif isinstance(sub.get("enum"), list) and len(sub["enum"]) == 1:
+                    found[name] = sub["enum"][0]
+        return found
+
+    # ---------- the root and the values ----------
+
+    def check_root_group(self) -> None:
+        root = self.groups[""]
+        for member in root.members[1:]:
+            schema = self.schemas[member]
+            if "type" in schema and schema["type"] != "object":
+                raise self.refuse(
+                    pointer_join(member, "type"), 'parameters must have type "object"' + _IN_PLACE
+                )
+            if "enum" in schema:
+                raise self.refuse(
+                    pointer_join(member, "enum"), "parameters must not have an enum" + _IN_PLACE
+                )
+            if "const" in schema:
+                raise self.refuse(
+                    pointer_join(member, "const"), "parameters must not have a const" + _IN_PLACE
+                )
+        if not root.object_like:
+            raise self.refuse("", _NOT_OBJECT_LIKE)
+
+    def value_warnings(self) -> None:
+        """Warnings judged on everything that can be applied in place to one value."""
+        targets = set(self.refs.values())
+        entries = dict.fromkeys(self.entries + [d for d in self.definitions if d not in targets])
+        reported: set[tuple[str, str]] = set()
+        for entry in entries:
+            pointers = _closure(self.groups[entry])
+            closure = [self.schemas[m] for m in pointers]
+            if not closure:
+                continue
+            object_like = any(_object_like(s) for s in closure)
+            opened = sorted({k for s in closure for k in s if k in OPEN} | self.opened_by_ref(pointers))
+            if object_like and opened:
+                self.warn(
+                    entry,
+                    "keys_unchecked",
+                    tuple(opened),
+                    f"undeclared keys go unchecked because of {', '.join(opened)}",
+                )
+            known = [self.schemas[m] for m in self.groups[entry].members]
+            excluded = any(
+                "type" in s and "object" not in ([s["type"]] if isinstance(s["type"], str) else s["type"])
+                for s in known
+            )
+            empty = not any(
+                s.get("properties") or s.get("required") or "additionalProperties" in s for s in closure
+            )
+            if entry and object_like and not opened and not excluded and empty:
+                self.warn(
+                    entry,
+                    "accepts_only_empty",
+                    (),
+                    'this object accepts only {}; say "additionalProperties": true for a free-form map',
+                )
+            properties = {n for s in closure for n in s.get("properties", {})}
+            for pointer, schema in zip(pointers, closure, strict=True):
+                for name in schema.get("required", []):
+                    if name in properties or (pointer, name) in reported:
+                        continue
+                    reported.add((pointer, name))
+                    self.warn(
+                        pointer_join(pointer, "required"),
+                        "required_without_property",
+                        ("required",),
+                        f"{json.dumps(name)} is required but has no property schema",
+                    )
+
+    def opened_by_ref(self, pointers: tuple[str, ...]) -> set[str]:
+        return {"$ref"} if any(p in self.nonlocal_refs for p in pointers) else set()
+
+    def recursion(self) -> tuple[dict[str, tuple[Child, ...]], frozenset[str]]:
+        """The descents below each canonical group reached from the root, and the groups on a
+        cycle of descents (Tarjan's strongly connected components, without recursion)."""
+        children: dict[str, tuple[Child, ...]] = {}
+        todo = [self.groups[""].canonical]
+        while todo:
+            current = todo.pop()
+            if current in children:
+                continue
+            found: list[Child] = []
+            for member in _closure(self.groups[current]):
+                schema = self.schemas[member]
+                for name in schema.get("properties", {}):
+                    at = pointer_join(pointer_join(member, "properties"), name)
+                    found.append(Child(member, "properties", name, at, self.groups[at].canonical))
+                if isinstance(schema.get("additionalProperties"), dict):
+                    at = pointer_join(member, "additionalProperties")
+                    found.append(Child(member, "additionalProperties", None, at, self.groups[at].canonical))
+                if isinstance(schema.get("items"), (dict, bool)):
+                    at = pointer_join(member, "items")
+                    found.append(Child(member, "items", None, at, self.groups[at].canonical))
+            children[current] = tuple(found)
+            todo.extend(reversed([c.group for c in found]))
+        return children, _on_cycles({k: [c.group for c in v] for k, v in children.items()})
+
+
+def _on_cycles(edges: dict[str, list[str]]) -> frozenset[str]:
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    result: set[str] = set()
+    for start in edges:
+        if start in index:
+            continue
+        work = [(start, iter(edges[start]))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, successors = work[-1]
+            step = next(successors, None)
+            if step is not None:
+                if step not in index:
+                    index[step] = low[step] = len(index)
+                    stack.append(step)
+                    on_stack.add(step)
+                    work.append((step, iter(edges[step])))
+                elif step in on_stack:
+                    low[node] = min(low[node], index[step])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    top = stack.pop()
+                    on_stack.discard(top)
+                    component.append(top)
+                    if top == node:
+                        break
+                if len(component) > 1 or node in edges[node]:
+                    result.update(component)
+    return frozenset(result)
+
+
+def _accepts(members: list[dict[str, Any]]) -> tuple[str, ...] | None:
+    for schema in members:
+        if "type" in schema:
+            declared = schema["type"]
+            return (declared,) if isinstance(declared, str) else tuple(declared)
+    for schema in members:
+        for keyword in ("const", "enum"):
+            if keyword in schema:
+                values = [schema["const"]] if keyword == "const" else schema["enum"]
+                return tuple(dict.fromkeys(json_type(v) for v in values))
+    return None
+
+
+def _is_index(token: str) -> bool:
+    return token.isascii() and token.isdigit() and (token == "0" or token[0] != "0")
+
+
+def _tokens(pointer: str) -> list[str]:
+    return [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
+
+
+_NOT_A_SCHEMA = "expected a schema (an object or a boolean)"
+_NOT_OBJECT_LIKE = (
+    "parameters is not object-like (no type object, properties, required or additionalProperties)"
+)
+_IN_PLACE = " (this schema applies to parameters in place)"
+
+
+def analyse(
+    file: str,
+    parameters: Any,
+    *,
+    base: str = "/function/parameters",
+    pattern_check: PatternCheck | None = None,
+) -> SchemaGraph:
+    """Check one declaration's `parameters` for extended mode and describe its schemas.
+
+    `base` is where `parameters` sits inside the file (Declaration.pointer). `pattern_check`
+    judges each distinct pattern (generator/patterns.py's translate); without it patterns are
+    only required to be strings. Raises DeclarationError at the first refusal.
+    """
+    return _Analysis(file, base, parameters, pattern_check).run()
