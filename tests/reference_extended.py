@@ -315,7 +315,9 @@ def declared_types(schema: Schema) -> list[str]:
 
 
 def object_like(schema: Schema) -> bool:
-    return any(k in schema for k in OBJECT_KEYWORDS) or ("type" in schema and "object" in declared_types(schema))
+    return any(k in schema for k in OBJECT_KEYWORDS) or (
+        "type" in schema and "object" in declared_types(schema)
+    )
 
 
 def is_open(schema: Schema) -> bool:
@@ -451,7 +453,9 @@ class _Interpreter:
             records.append(invalid((*path, name), f"expected one of {members}"))
             return None
         accepts = [admitted_types(g) for g in own_groups]  # rule 3
-        admitting = [i for i, names in enumerate(accepts) if names is None or any(satisfies(value, n) for n in names)]
+        admitting = [
+            i for i, names in enumerate(accepts) if names is None or any(satisfies(value, n) for n in names)
+        ]
         if not admitting:
             expected: list[str] = []
             for names in accepts:
@@ -461,7 +465,9 @@ class _Interpreter:
             return None
         return min(admitting, key=lambda i: len(found[i]))  # rule 4 (min keeps the first on ties)
 
-    def steps(self, group: list[Schema], value: Any, path: tuple[Segment, ...], declared_extra: set[str]) -> list[Issue]:
+    def steps(
+        self, group: list[Schema], value: Any, path: tuple[Segment, ...], declared_extra: set[str]
+    ) -> list[Issue]:
         for schema in group:  # 1. type
             issue = type_issue(schema, value, path)
             if issue is not None:

@@ -25,11 +25,14 @@ I = {"type": "integer"}  # noqa: E741
 NULL = {"type": "null"}
 
 
-def obj(properties: dict[str, Any], required: list[str] | None = None, **more: Any) -> dict[str, Any]:
+def obj(
+    properties: dict[str, Any], required: list[str] | None = None, defs: dict[str, Any] | None = None
+) -> dict[str, Any]:
     schema: dict[str, Any] = {"type": "object", "properties": properties}
     if required is not None:
         schema["required"] = required
-    schema.update(more)
+    if defs is not None:
+        schema["$defs"] = defs
     return schema
 
 
@@ -67,7 +70,11 @@ TOOLS: dict[str, Any] = {
     # E5's table
     "Table": one({"anyOf": [{"type": "string", "minLength": 1}, {"type": "null"}]}),
     # E2
-    "Ref": {"type": "object", "properties": {"x": {"$ref": "#/$defs/Short"}}, "$defs": {"Short": {"maxLength": 2}}},
+    "Ref": {
+        "type": "object",
+        "properties": {"x": {"$ref": "#/$defs/Short"}},
+        "$defs": {"Short": {"maxLength": 2}},
+    },
     "Defs": {
         "type": "object",
         "properties": {"x": {"$ref": "#/definitions/D"}, "y": S},
@@ -84,7 +91,13 @@ TOOLS: dict[str, Any] = {
             "max": {"maximum": 0.5},
             "xmax": {"exclusiveMaximum": 1e-05},
             "big": {"maximum": 100.0},
-            "all": {"minimum": 0, "exclusiveMinimum": -1, "maximum": 10, "exclusiveMaximum": 11, "multipleOf": 1},
+            "all": {
+                "minimum": 0,
+                "exclusiveMinimum": -1,
+                "maximum": 10,
+                "exclusiveMaximum": 11,
+                "multipleOf": 1,
+            },
             "d4": {"minimum": 5, "exclusiveMinimum": True, "maximum": 9, "exclusiveMaximum": True},
         }
     ),
@@ -180,7 +193,11 @@ TOOLS: dict[str, Any] = {
         {
             "file": {"type": "object", "properties": {"a": S}, "$ref": "other.json#/x"},
             "anchor": {"type": "object", "properties": {"a": S}, "$ref": "#here"},
-            "viaAllOf": {"type": "object", "properties": {"a": S}, "allOf": [{"patternProperties": {"^z": {}}}]},
+            "viaAllOf": {
+                "type": "object",
+                "properties": {"a": S},
+                "allOf": [{"patternProperties": {"^z": {}}}],
+            },
         }
     ),
     "Closed": obj(
@@ -190,7 +207,7 @@ TOOLS: dict[str, Any] = {
             "oneOf": {"type": "object", "properties": {"a": S}, "oneOf": [{"properties": {"b": S}}]},
             "ref": {"$ref": "#/$defs/AB"},
         },
-        **{"$defs": {"AB": {"type": "object", "properties": {"a": S}}}},
+        defs={"AB": {"type": "object", "properties": {"a": S}}},
     ),
     # E3
     "Pointers": {
@@ -223,7 +240,10 @@ TOOLS: dict[str, Any] = {
     },
     "TopRef": {
         "$ref": "#/$defs/Args",
-        "$defs": {"Args": obj({"path": S, "mode": {"$ref": "#/$defs/Mode"}}, ["path"]), "Mode": {"enum": ["r", "w"]}},
+        "$defs": {
+            "Args": obj({"path": S, "mode": {"$ref": "#/$defs/Mode"}}, ["path"]),
+            "Mode": {"enum": ["r", "w"]},
+        },
     },
     "Tree": TREE,
     "List": {
@@ -236,7 +256,11 @@ TOOLS: dict[str, Any] = {
         "properties": {"a": {"$ref": "#/$defs/Nest"}},
         "$defs": {"Nest": {"type": "array", "items": {"$ref": "#/$defs/Nest"}}},
     },
-    "DeepAny": {"type": "object", "properties": {"a": {"$ref": "#/$defs/Any"}}, "$defs": {"Any": {"items": {"$ref": "#/$defs/Any"}, "additionalProperties": {"$ref": "#/$defs/Any"}}}},
+    "DeepAny": {
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/Any"}},
+        "$defs": {"Any": {"items": {"$ref": "#/$defs/Any"}, "additionalProperties": {"$ref": "#/$defs/Any"}}},
+    },
     # E4
     "Group": {
         "type": "object",
@@ -278,7 +302,11 @@ TOOLS: dict[str, Any] = {
     "Twice": one({"allOf": [{"properties": {"a": S}}, {"properties": {"a": S}}], "type": "object"}),
     "Extras": obj(
         {
-            "anyTrue": {"type": "object", "additionalProperties": False, "allOf": [{"additionalProperties": True}]},
+            "anyTrue": {
+                "type": "object",
+                "additionalProperties": False,
+                "allOf": [{"additionalProperties": True}],
+            },
             "schemas": {
                 "type": "object",
                 "properties": {"k": S},
@@ -324,12 +352,10 @@ TOOLS: dict[str, Any] = {
                 ]
             },
         },
-        **{
-            "$defs": {
-                "A": {"const": "a"},
-                "B": {"const": "b"},
-                "T2": obj({"t": {"enum": [2]}, "v": I}),
-            }
+        defs={
+            "A": {"const": "a"},
+            "B": {"const": "b"},
+            "T2": obj({"t": {"enum": [2]}, "v": I}),
         },
     ),
     "Types": obj(
@@ -338,7 +364,12 @@ TOOLS: dict[str, Any] = {
             "consts": {"anyOf": [{"const": "a"}, {"enum": [1, "b", None, 2]}]},
             "every": {"anyOf": [{"type": "string"}, {"minimum": 3}]},
             "int": {"anyOf": [{"type": "integer"}, {"type": "string"}]},
-            "first": {"anyOf": [{"allOf": [{"maxLength": 3}, {"type": "string"}], "type": "null"}, {"type": "array"}]},
+            "first": {
+                "anyOf": [
+                    {"allOf": [{"maxLength": 3}, {"type": "string"}], "type": "null"},
+                    {"type": "array"},
+                ]
+            },
             "own": {"anyOf": [{"anyOf": [{"type": "string"}]}, {"type": "null"}]},
         }
     ),
@@ -359,7 +390,7 @@ TOOLS: dict[str, Any] = {
             "type": "object",
             "allOf": [
                 {"anyOf": [obj({"a": S}, ["a"]), obj({"b": S}, ["b"])]},
-                {"anyOf": [obj({"c": S}, ["c"]), obj({"d": S, "e": {"allOf": [], "anyOf": [obj({"f": S})]}}, ["d"])]},
+                {"anyOf": [obj({"c": S}, ["c"]), obj({"d": S, "e": {"anyOf": [obj({"f": S})]}}, ["d"])]},
             ],
         }
     ),
@@ -380,10 +411,11 @@ TOOLS: dict[str, Any] = {
     ),
     "NoBranchNested": one(
         {
+            "type": "object",
             "anyOf": [
                 {"type": "object", "properties": {"t": {"const": 1}}, "anyOf": [obj({"deep": S})]},
                 obj({"t": {"const": 2}}),
-            ]
+            ],
         }
     ),
     "Nullable": obj(
@@ -394,11 +426,12 @@ TOOLS: dict[str, Any] = {
             "tags": {"type": "array", "items": {"$ref": "#/$defs/Model"}, "maxItems": 2},
         },
         ["name"],
-        **{
-            "$defs": {
-                "Model": obj({"id": {"type": "integer", "minimum": 1}, "label": {"type": "string", "maxLength": 3}}, ["id"]),
-                "Color": {"enum": ["red", "green"], "title": "Color", "type": "string"},
-            }
+        defs={
+            "Model": obj(
+                {"id": {"type": "integer", "minimum": 1}, "label": {"type": "string", "maxLength": 3}},
+                ["id"],
+            ),
+            "Color": {"enum": ["red", "green"], "title": "Color", "type": "string"},
         },
     ),
 }
@@ -486,11 +519,21 @@ def test_e7_askuserquestion_example(backend: Backend) -> None:
         "The parameter `questions` is invalid: expected at most 4 items\n"
         "The parameter `questions[2].header` is invalid: expected at most 12 characters"
     )
-    own(backend, "AskUserQuestion", {"questions": questions[:4]}, invalid("questions[2].header", "at most 12 characters"))
+    own(
+        backend,
+        "AskUserQuestion",
+        {"questions": questions[:4]},
+        invalid("questions[2].header", "at most 12 characters"),
+    )
     own(backend, "AskUserQuestion", {"questions": questions[:2]})
     own(backend, "AskUserQuestion", {"questions": []}, invalid("questions", "at least 1 item"))
     short = {**question, "options": [{"label": "A"}]}
-    own(backend, "AskUserQuestion", {"questions": [short]}, invalid("questions[0].options", "at least 2 items"))
+    own(
+        backend,
+        "AskUserQuestion",
+        {"questions": [short]},
+        invalid("questions[0].options", "at least 2 items"),
+    )
 
 
 # ---------- E2: the keywords ----------
@@ -607,7 +650,11 @@ def test_lengths_count_code_points_and_use_the_singular_for_one(backend: Backend
 
 
 def test_array_counts_and_unique_items(backend: Backend) -> None:
-    own(backend, "Items", {"one": [1], "few": [1, 1], "u": [1, True, "1", [1], [True], {"a": 0}, {"a": False}]})
+    own(
+        backend,
+        "Items",
+        {"one": [1], "few": [1, 1], "u": [1, True, "1", [1], [True], {"a": 0}, {"a": False}]},
+    )
     own(
         backend,
         "Items",
@@ -619,13 +666,19 @@ def test_array_counts_and_unique_items(backend: Backend) -> None:
     own(backend, "Items", {"one": [1, 2]}, invalid("one", "at most 1 item"))
     own(backend, "Items", {"few": [1]}, invalid("few", "at least 2 items"))
     own(backend, "Items", {"u": [1, 2, 1.0, 2]}, invalid("u", "unique items, but [2] repeats [0]"))
-    own(backend, "Items", {"u": [{"a": [1]}, 0, {"a": [1.0]}]}, invalid("u", "unique items, but [2] repeats [0]"))
+    own(
+        backend,
+        "Items",
+        {"u": [{"a": [1]}, 0, {"a": [1.0]}]},
+        invalid("u", "unique items, but [2] repeats [0]"),
+    )
     own(backend, "Items", {"u": ["a", "b", "b", "a"]}, invalid("u", "unique items, but [2] repeats [1]"))
     own(backend, "Items", {"nu": [1, 1]})
 
 
 def test_keywords_constrain_only_their_own_json_type(backend: Backend) -> None:
-    for value in (True, None, {}, 5):
+    values: tuple[Any, ...] = (True, None, {}, 5)
+    for value in values:
         own(backend, "Kinds", {"n": value})
     own(backend, "Kinds", {"n": 0}, invalid("n", "a number greater than or equal to 1"))
     own(backend, "Kinds", {"n": True, "s": -5, "a": "z"})
@@ -683,7 +736,7 @@ def test_combinators_and_local_refs_no_longer_open_an_object(backend: Backend) -
 
 
 def test_pointers_are_percent_decoded_then_unescaped(backend: Backend) -> None:
-    good = {
+    good: dict[str, Any] = {
         "pct": 1, "quote": True, "space": None, "slash": "s", "tilde": [], "both": "tilde-one",
         "index": {"any": 1}, "prop": 2, "self": {"again": {"pct": 3}},
     }  # fmt: skip
@@ -745,7 +798,13 @@ def test_recursive_tree(backend: Backend) -> None:
     own(
         backend,
         "Tree",
-        {"root": {"value": 1, "children": [{"value": "a"}, {"children": [], "x": 1}], "next": {"value": 1.5}}},
+        {
+            "root": {
+                "value": 1,
+                "children": [{"value": "a"}, {"children": [], "x": 1}],
+                "next": {"value": 1.5},
+            }
+        },
         missing("root.children[1].value"),
         unexpected("root.children[1].x"),
         type_line("root.children[0].value", "integer", "string"),
@@ -759,7 +818,12 @@ def test_recursive_linked_list(backend: Backend) -> None:
     for _ in range(50):
         cell = {"next": cell}
     own(backend, "List", {"head": cell})
-    own(backend, "List", {"head": {"next": {"next": 3}}}, type_line("head.next.next", "object | null", "number"))
+    own(
+        backend,
+        "List",
+        {"head": {"next": {"next": 3}}},
+        type_line("head.next.next", "object | null", "number"),
+    )
 
 
 # ---------- E4: the depth limit ----------
@@ -782,7 +846,13 @@ def test_depth_limit_is_256_path_segments(backend: Backend) -> None:
     deep = "a" + "[0]" * 256
     own(backend, "Deep", {"a": nest(256)}, too_deep(deep))
     own(backend, "Deep", {"a": nest(300)}, too_deep(deep))
-    own(backend, "Deep", {"a": [nest(255), nest(255)]}, too_deep("a[0]" + "[0]" * 255), too_deep("a[1]" + "[0]" * 255))
+    own(
+        backend,
+        "Deep",
+        {"a": [nest(255), nest(255)]},
+        too_deep("a[0]" + "[0]" * 255),
+        too_deep("a[1]" + "[0]" * 255),
+    )
 
 
 def test_depth_limit_through_objects_and_a_recursive_tree(backend: Backend) -> None:
@@ -871,7 +941,12 @@ def test_objects_over_the_group(backend: Backend) -> None:
 
 def test_a_name_declared_twice_is_visited_twice_and_identical_issues_are_kept_once(backend: Backend) -> None:
     x(backend, "Twice", {"a": 1}, type_line("x.a", "string", "number"))
-    x(backend, "Objects", {"a": "1", "r": 0, "b": 1, "c": 0, "both": 1}, type_line("x.both", "string", "number"))
+    x(
+        backend,
+        "Objects",
+        {"a": "1", "r": 0, "b": 1, "c": 0, "both": 1},
+        type_line("x.both", "string", "number"),
+    )
     own(backend, "Dupes", {"twice": {}}, missing("twice.z"))
 
 
@@ -899,7 +974,13 @@ def test_additional_properties_over_the_group(backend: Backend) -> None:
 
 
 def test_non_str_keys_are_unexpected_whatever_the_group_says(backend: Backend) -> None:
-    own(backend, "Extras", {"free": {1: "a", "ok": 2}, "anyTrue": {(1, 2): 0}}, unexpected("anyTrue.(1, 2)"), unexpected("free.1"))
+    own(
+        backend,
+        "Extras",
+        {"free": {1: "a", "ok": 2}, "anyTrue": {(1, 2): 0}},
+        unexpected("anyTrue.(1, 2)"),
+        unexpected("free.1"),
+    )
     own(backend, "Extras", {"schemas": {2: "x"}}, unexpected("schemas.2"))
 
 
@@ -1034,10 +1115,26 @@ def test_the_choice_is_greedy(backend: Backend) -> None:
 
 
 def test_no_branch_selected_the_branches_names_count_as_declared(backend: Backend) -> None:
-    x(backend, "NoBranch", {"t": 3, "p": 1, "q": 1, "k": 1, "z": 1}, unexpected("x.z"), type_line("x.k", "string", "number"), invalid("x.t", "one of 1, 2"))
+    x(
+        backend,
+        "NoBranch",
+        {"t": 3, "p": 1, "q": 1, "k": 1, "z": 1},
+        unexpected("x.z"),
+        type_line("x.k", "string", "number"),
+        invalid("x.t", "one of 1, 2"),
+    )
     x(backend, "NoBranch", {"p": "1"}, missing("x.t"))
     x(backend, "NoBranch", {"t": 1, "q": "s"}, unexpected("x.q"))
+    # `deep` is declared only by a combinator nested in a branch: declared too, and not visited
     x(backend, "NoBranchNested", {"t": 5, "deep": 1}, invalid("x.t", "one of 1, 2"))
+    x(
+        backend,
+        "NoBranchNested",
+        {"t": 5, "deep": 1, "z": 0},
+        unexpected("x.z"),
+        invalid("x.t", "one of 1, 2"),
+    )
+    x(backend, "NoBranchNested", {"t": 1, "deep": 1}, type_line("x.deep", "string", "number"))
 
 
 def test_nullable_enum_ref_nested_model_list_of_models(backend: Backend) -> None:
@@ -1069,18 +1166,31 @@ def test_patterns_have_ecma_meanings_and_match_anywhere(backend: Backend) -> Non
         "any": "ac", "digit": "١٢", "word": "é", "space": "\u200b", "dot": "\n", "end": "a\n",
         "edge": "cats", "dash": "a\\-", "astral": "😀😀", "look": "noa",
     }  # fmt: skip
-    lines = [invalid(k, f"a string matching the pattern {TOOLS['Pattern']['properties'][k]['pattern']}") for k in bad]
+    lines = [
+        invalid(k, f"a string matching the pattern {TOOLS['Pattern']['properties'][k]['pattern']}")
+        for k in bad
+    ]
     own(backend, "Pattern", bad, *lines)
-    own(backend, "Pattern", {"look": "abcz"}, invalid("look", "a string matching the pattern ^(?!no)(?:[a-c]|z){2,3}?$"))
+    own(
+        backend,
+        "Pattern",
+        {"look": "abcz"},
+        invalid("look", "a string matching the pattern ^(?!no)(?:[a-c]|z){2,3}?$"),
+    )
 
 
 def test_patterns_outside_e6_are_not_enforced(backend: Backend) -> None:
-    own(backend, "Pattern", {"backref": "b", "named": "b", "behind": "b", "prop": "1", "brace": "b", "lone": "b"})
+    own(
+        backend,
+        "Pattern",
+        {"backref": "b", "named": "b", "behind": "b", "prop": "1", "brace": "b", "lone": "b"},
+    )
 
 
 def test_the_e6_syntax_recogniser() -> None:
-    inside = ["a", "\\\\\\/\\^\\$\\.\\*\\+\\?\\(\\)\\[\\]\\{\\}\\|\\-", "\\t\\n\\r\\f\\v\\0", "\\x41\\u0041\\u{1F600}",
-              "[^a-z\\d\\-\\]]", "^(?:a|b)+?$", "(?=a)(?!b)\\b\\B", "a{2}b{2,}c{2,3}?", ".*", "[]", "[^]", "[-a-]"]  # fmt: skip
+    inside = ["a", "\\\\\\/\\^\\$\\.\\*\\+\\?\\(\\)\\[\\]\\{\\}\\|\\-", "\\t\\n\\r\\f\\v\\0",
+              "\\x41\\u0041\\u{1F600}", "[^a-z\\d\\-\\]]", "^(?:a|b)+?$", "(?=a)(?!b)\\b\\B",
+              "a{2}b{2,}c{2,3}?", ".*", "[]", "[^]", "[-a-]"]  # fmt: skip
     outside = ["(a)\\1", "(?<n>a)", "(?<=a)", "(?<!a)", "\\p{L}", "\\cA", "(?i)a", "]", "{", "}", "a{,3}",
                "[\\b]", "\\01", "(?=a)*", "[\\d-z]", "\\a", "\\k<n>"]  # fmt: skip
     assert [p for p in inside if reference_extended.ecma_pattern(p) is None] == []
@@ -1107,5 +1217,6 @@ def test_mode_keywords() -> None:
 
 def test_whole_input_not_a_dict(backend: Backend) -> None:
     assert check(backend, "Table", [1]) == (
-        "Table failed due to the following issue:\nThe tool input type is expected as `object` but provided as `array`"
+        "Table failed due to the following issue:\n"
+        "The tool input type is expected as `object` but provided as `array`"
     )
