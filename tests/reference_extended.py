@@ -28,7 +28,9 @@ from urllib.parse import unquote
 
 import regress
 
-from tests.reference import json_equal, json_type, satisfies
+from tests.reference import json_equal as json_equal
+from tests.reference import json_type as json_type
+from tests.reference import satisfies as satisfies
 
 KIND_ORDER = ("missing", "unexpected", "type", "invalid")
 DEPTH_LIMIT = 256
@@ -564,6 +566,11 @@ class _Interpreter:
         if keyword == "minItems":
             return None if len(value) >= k else f"expected at least {shown} {noun}"
         return None if len(value) <= k else f"expected at most {shown} {noun}"
+
+
+def bound_text(keyword: str, k: Any, value: Any, patterns: PatternHook = ecma_pattern) -> str | None:
+    """E7: the text after `is invalid: ` when `value` breaks the bound `keyword: k`, else None."""
+    return _Interpreter({}, patterns).broken(keyword, k, value)
 
 
 def declared_here(schema: Schema) -> list[str]:
