@@ -14,6 +14,7 @@ a generated subset package's.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ from jsonschema import Draft202012Validator
 from tests import reference_extended, strategies
 from tests.extended_backends import BACKENDS, Backend, ReferenceBackend, make_backend, package_backend
 from tests.genpkg import package_for
-from tests.strategies_extended import Inputs, random_roots, to_jsonschema
+from tests.strategies_extended import SAFE_PATTERNS, Inputs, random_roots, to_jsonschema
 
 SEED = 20261203
 SCHEMAS = 120
@@ -182,3 +183,28 @@ def test_reference_equals_a_generated_subset_package_on_subset_declarations(tmp_
     assert len(verdicts) == 900
     assert verdicts.count(True) >= 90
     assert verdicts.count(False) >= 90
+
+
+# ---------- the rewrite's Python spellings of the drawn patterns mean what ECMA means ----------
+
+TRICKY = "abcxyzAB_09١é😀 \t\n\r\u00a0\u2028\u200b\ufeff-"
+
+
+def test_safe_patterns_python_spelling_matches_the_ecma_engine() -> None:
+    spelled = [(ecma, python) for ecma, python in SAFE_PATTERNS if python is not None]
+    outcomes: list[bool] = []
+
+    @strategies.reproducible(600)
+    @given(st.text(alphabet=TRICKY, max_size=6))
+    def run(text: str) -> None:
+        for ecma, python in spelled:
+            matcher = reference_extended.ecma_pattern(ecma)
+            assert matcher is not None
+            found = matcher(text)
+            assert (re.search(python, text) is not None) == found, (ecma, text)
+            outcomes.append(found)
+
+    run()
+    assert reference_extended.ecma_pattern(SAFE_PATTERNS[-1][0]) is None  # the one outside E6
+    assert outcomes.count(True) >= len(outcomes) // 10
+    assert outcomes.count(False) >= len(outcomes) // 10

@@ -1068,6 +1068,9 @@ def test_type_rule(backend: Backend) -> None:
     own(backend, "Types", {"consts": "c"}, invalid("consts", '"a"'))
     own(backend, "Types", {"consts": 3}, invalid("consts", 'one of 1, "b", null, 2'))
     own(backend, "Types", {"every": True})  # the second branch admits every type, and accepts
+    # "every type" admits a value of no JSON type too (our reading); a declared list does not
+    own(backend, "Types", {"every": (1, 2)})
+    own(backend, "Types", {"decl": (1, 2)}, type_line("decl", "integer | boolean | null", "tuple"))
     own(backend, "Types", {"every": 1}, invalid("every", "a number greater than or equal to 3"))
     own(backend, "Types", {"int": 1.5}, type_line("int", "integer | string", "number"))
     # Ti is the first schema of the branch's group that declares a type: null, not string
