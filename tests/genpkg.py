@@ -62,12 +62,16 @@ def package_for(tmp: Path, name: str, tools: Mapping[str, Any]) -> ModuleType:
 
 
 def shared_package(
-    factory: pytest.TempPathFactory, name: str, make_tools: Callable[[], Mapping[str, Any]]
+    factory: pytest.TempPathFactory,
+    name: str,
+    make_tools: Callable[[], Mapping[str, Any]],
+    generate_with: Callable[[Path, Path], None] = generate,
 ) -> ModuleType:
     """Like package_for, but built once per test session even when xdist runs several workers.
 
     Workers share the parent of their base temp folder; the first one to take the lock
     generates, the others import what it wrote. `make_tools` must be deterministic.
+    `generate_with(schemas, out)` writes the package (default: the subset-mode pipeline).
     """
     base = factory.getbasetemp()
     shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
@@ -76,6 +80,6 @@ def shared_package(
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not done.exists():
             write_declarations(shared / f"{name}_schemas", make_tools())
-            generate(shared / f"{name}_schemas", shared / name)
+            generate_with(shared / f"{name}_schemas", shared / name)
             done.touch()
     return import_package(shared / name)

@@ -1,0 +1,110 @@
+"""Who answers the extended-mode tests: the backend indirection.
+
+Every extended-mode test (tests/test_extended_spec.py, tests/test_extended_conformance.py,
+tests/test_extended_differential.py) asks a `Backend` for the message and the issues of a
+call; it never calls the reference interpreter or a package directly. A backend is built
+once per session from the tests' own declarations (tool name -> `parameters`):
+
+    backend = make_backend(kind, tmp_path_factory, "spec_ext", lambda: TOOLS)
+    backend.message(tool, args) -> str | None
+    backend.issues(tool, args) -> [(kind, path, line), ...]
+
+BACKENDS lists the kinds the tests run against. Today that is only "reference"
+(tests/reference_extended.py). PLUG-IN POINT for the generator's extended mode: once
+`generate --keywords extended` exists (extended.md E1), add "generated" to BACKENDS. Its
+builder, `generated_backend`, is written already: it generates the declarations into a
+throw-away package with that flag (tests/genpkg.py conventions, one build per session under
+xdist) and adapts the package (`package_backend`). Every test then also runs against the
+generated package, and the differential adds "message and issues equal the reference's".
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Protocol
+
+import pytest
+
+from tests import reference_extended
+from tests.genpkg import ROOT, shared_package
+
+Tools = Mapping[str, Any]
+Found = list[tuple[str, str, str]]
+
+
+class Backend(Protocol):
+    kind: str
+
+    def message(self, tool: str, args: Any) -> str | None: ...
+
+    def issues(self, tool: str, args: Any) -> Found: ...
+
+
+class ReferenceBackend:
+    """tests/reference_extended.py over the declarations themselves."""
+
+    kind = "reference"
+
+    def __init__(self, tools: Tools) -> None:
+        self.tools = dict(tools)
+
+    def message(self, tool: str, args: Any) -> str | None:
+        return reference_extended.message(tool, self.tools[tool], args)
+
+    def issues(self, tool: str, args: Any) -> Found:
+        return reference_extended.issues(self.tools[tool], args)
+
+
+class PackageBackend:
+    """Any generated package: its `validate` and its structured `issues` (validation.md §8)."""
+
+    def __init__(self, package: ModuleType, kind: str) -> None:
+        self.package = package
+        self.kind = kind
+
+    def message(self, tool: str, args: Any) -> str | None:
+        found: str | None = self.package.validate(tool, args)
+        return found
+
+    def issues(self, tool: str, args: Any) -> Found:
+        return [(kind, path, line) for kind, path, line in self.package.issues(tool, args)]
+
+
+def package_backend(package: ModuleType, kind: str = "generated") -> PackageBackend:
+    return PackageBackend(package, kind)
+
+
+def generate_extended(schemas: Path, out: Path) -> None:
+    """`python -m generator generate --keywords extended` (E1), the product's own command line."""
+    command = [sys.executable, "-m", "generator", "generate", "--keywords", "extended"]
+    subprocess.run([*command, "--schemas", str(schemas), "--out", str(out)], cwd=ROOT, check=True)
+
+
+def generated_backend(factory: pytest.TempPathFactory, name: str, make_tools: Callable[[], Tools]) -> Backend:
+    """The generated package in extended mode. Not in BACKENDS until E1's flag exists."""
+    package = shared_package(factory, name, make_tools, generate_with=generate_extended)
+    assert package.KEYWORDS == "extended"
+    return package_backend(package)
+
+
+def reference_backend(factory: pytest.TempPathFactory, name: str, make_tools: Callable[[], Tools]) -> Backend:
+    return ReferenceBackend(make_tools())
+
+
+BUILDERS: dict[str, Callable[[pytest.TempPathFactory, str, Callable[[], Tools]], Backend]] = {
+    "reference": reference_backend,
+    "generated": generated_backend,
+}
+# The kinds every extended-mode test runs against. Add "generated" here (see the docstring).
+BACKENDS: tuple[str, ...] = ("reference",)
+
+
+def make_backend(
+    kind: str, factory: pytest.TempPathFactory, name: str, make_tools: Callable[[], Tools]
+) -> Backend:
+    """Backend `kind` for these declarations; `name` names a generated package (unique per file)."""
+    return BUILDERS[kind](factory, f"{name}_{kind}", make_tools)
