@@ -66,21 +66,34 @@ NAMELESS = "The tool call names no function; nothing was run."
 
 
 @pytest.mark.parametrize(
-    ("entry", "call_id"),
-    [
-        (None, ""),
-        ([], ""),
-        ({"id": 5}, ""),
-        ({"function": {"arguments": "{}"}}, ""),
-        (openai_call(7, "{}"), "call_1"),
-    ],
+    ("entry", "kind"),
+    [(None, "NoneType"), ([], "list"), ({"id": 5}, "dict"), ({"function": {"arguments": "{}"}}, "dict")],
 )
-def test_openai_malformed_entries_never_raise(executor: ToolExecutor, entry: object, call_id: str) -> None:
+def test_openai_entries_without_an_id_get_no_id_and_name_their_type(
+    executor: ToolExecutor, entry: object, kind: str
+) -> None:
     assert run_openai_tool_call(executor, entry) == {
         "role": "tool",
-        "tool_call_id": call_id,
-        "content": NAMELESS,
+        "content": f"The tool call could not be read: {kind} has no `id` string; nothing was run. "
+        "Pass one entry of the assistant message's `tool_calls`.",
     }
+
+
+@pytest.mark.parametrize(
+    ("entry", "content"),
+    [
+        (openai_call(7, "{}"), NAMELESS),
+        ({"id": "call_1", "function": None}, NAMELESS),
+        (
+            {"id": "call_1", "type": "custom", "custom": {"name": "TaskList", "input": ""}},
+            "The tool call is of type `custom`, not `function`; nothing was run.",
+        ),
+    ],
+)
+def test_openai_malformed_entries_with_an_id_never_raise(
+    executor: ToolExecutor, entry: object, content: str
+) -> None:
+    assert run_openai_tool_call(executor, entry) == {"role": "tool", "tool_call_id": "call_1", "content": content}
 
 
 def test_anthropic_success_has_no_is_error(executor: ToolExecutor) -> None:
