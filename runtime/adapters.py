@@ -47,10 +47,13 @@ def decode_arguments(text: str) -> tuple[object, str | None]:
         return None, "nested too deeply"
 
 
+def undecodable(name: str, why: str) -> str:
+    """The text for a call whose arguments are not JSON (`why` from decode_arguments)."""
+    return f"{name} was not run: its arguments are not valid JSON ({why}). Send them as one JSON object."
+
+
 def _undecodable(name: str, why: str) -> ToolResult:
-    return failed(
-        f"{name} was not run: its arguments are not valid JSON ({why}). Send them as one JSON object."
-    )
+    return failed(undecodable(name, why))
 
 
 def _field(entry: object, key: str) -> object:

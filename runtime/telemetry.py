@@ -62,9 +62,7 @@ def record_rejection(tool_name: str, issues: Iterable[IssueLike]) -> None:
         for issue in issues:
             kinds.append(str(issue.kind))
             parameters.append(parameter(str(issue.path)))
-        trace.get_current_span().add_event(
-            EVENT, {"tool": tool_name, "kind": kinds, "parameter": parameters}
-        )
+        trace.get_current_span().add_event(EVENT, {"tool": tool_name, "kind": kinds, "parameter": parameters})
         calls.add(1, {"tool": tool_name})
         for kind, name in zip(kinds, parameters, strict=True):
             counted.add(1, {"tool": tool_name, "kind": kind, "parameter": name})
