@@ -71,24 +71,25 @@ def _text_field(entry: object, key: str) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _type_name(entry: object) -> str:
-    return type(entry).__name__
+def _unreadable(
+    what: str, entry: object, id_key: str, expected: str, hint: str, member: str | None = None
+) -> str | None:
+    """Why `entry` cannot be answered as a call of type `expected` (its type name said), or None.
 
-
-def _unreadable_id(what: str, entry: object, key: str, hint: str) -> ToolResult:
-    return failed(
-        f"The {what} could not be read: {_type_name(entry)} has no `{key}` string; nothing was run. {hint}"
-    )
-
-
-def _wrong_type(what: str, kind: str, expected: str) -> ToolResult:
-    return failed(f"The {what} is of type `{kind}`, not `{expected}`; nothing was run.")
-
-
-def _other_type(entry: object, expected: str) -> str | None:
-    """The entry's `type` when it is a string other than `expected` (a missing type is allowed)."""
+    A `type` other than `expected` counts (a missing one does not), and so does a missing
+    `member` holding the call: the object's id, if it has one, then names something else
+    (a message, a response), and a reply must never carry it.
+    """
     kind = _field(entry, "type")
-    return kind if isinstance(kind, str) and kind != expected else None
+    if isinstance(kind, str) and kind != expected:
+        problem = f"is of type `{kind}`, not `{expected}`"
+    elif not _text_field(entry, id_key):
+        problem = f"has no `{id_key}` string"
+    elif member is not None and _field(entry, member) is None:
+        problem = f"has no `{member}`"
+    else:
+        return None
+    return f"The {what} could not be read: {type(entry).__name__} {problem}; nothing was run. {hint}"
 
 
 def _run_json_call(executor: ToolExecutor, name: str, arguments: object, where: str) -> ToolResult:
@@ -101,24 +102,18 @@ def _run_json_call(executor: ToolExecutor, name: str, arguments: object, where: 
 
 def run_openai_tool_call(executor: ToolExecutor, tool_call: object) -> dict[str, str]:
     """One entry of an assistant message's `tool_calls` -> the `{"role": "tool"}` reply."""
-    call_id = _text_field(tool_call, "id")
+    hint = "Pass one entry of the assistant message's `tool_calls`."
+    unreadable = _unreadable("tool call", tool_call, "id", "function", hint, member="function")
+    if unreadable is not None:
+        return {"role": "tool", "content": unreadable}
     function = _field(tool_call, "function")
     name = _text_field(function, "name")
-    kind = _other_type(tool_call, "function")
-    if not call_id:
-        result = _unreadable_id(
-            "tool call", tool_call, "id", "Pass one entry of the assistant message's `tool_calls`."
-        )
-    elif kind is not None:
-        result = _wrong_type("tool call", kind, "function")
-    elif not name:
-        result = failed("The tool call names no function; nothing was run.")
-    else:
-        result = _run_json_call(executor, name, _field(function, "arguments"), "function.arguments")
-    reply = {"role": "tool", "tool_call_id": call_id, "content": result.text()}
-    if not call_id:
-        del reply["tool_call_id"]
-    return reply
+    result = (
+        _run_json_call(executor, name, _field(function, "arguments"), "function.arguments")
+        if name
+        else failed("The tool call names no function; nothing was run.")
+    )
+    return {"role": "tool", "tool_call_id": _text_field(tool_call, "id"), "content": result.text()}
 
 
 def run_responses_function_call(executor: ToolExecutor, item: object) -> dict[str, str]:
@@ -127,43 +122,36 @@ def run_responses_function_call(executor: ToolExecutor, item: object) -> dict[st
     The reply is keyed by the item's `call_id` (not its `id`, which names the item itself);
     on failure `output` is the same text the other adapters give.
     """
-    call_id = _text_field(item, "call_id")
+    hint = "Pass one `function_call` item of the response's `output`."
+    unreadable = _unreadable("function_call item", item, "call_id", "function_call", hint)
+    if unreadable is not None:
+        return {"type": "function_call_output", "output": unreadable}
     name = _text_field(item, "name")
-    kind = _other_type(item, "function_call")
-    if not call_id:
-        result = _unreadable_id(
-            "function_call item", item, "call_id", "Pass one `function_call` item of the response's `output`."
-        )
-    elif kind is not None:
-        result = _wrong_type("output item", kind, "function_call")
-    elif not name:
-        result = failed("The function_call item names no function; nothing was run.")
-    else:
-        result = _run_json_call(executor, name, _field(item, "arguments"), "arguments")
-    reply = {"type": "function_call_output", "call_id": call_id, "output": result.text()}
-    if not call_id:
-        del reply["call_id"]
-    return reply
+    result = (
+        _run_json_call(executor, name, _field(item, "arguments"), "arguments")
+        if name
+        else failed("The function_call item names no function; nothing was run.")
+    )
+    return {"type": "function_call_output", "call_id": _text_field(item, "call_id"), "output": result.text()}
 
 
 def run_anthropic_tool_use(executor: ToolExecutor, block: object) -> dict[str, object]:
     """One `tool_use` content block -> its `tool_result` block (`is_error` only on failure)."""
-    block_id = _text_field(block, "id")
+    hint = "Pass one `tool_use` block of the message's `content`."
+    unreadable = _unreadable("tool_use block", block, "id", "tool_use", hint)
+    if unreadable is not None:
+        return {"type": "tool_result", "content": unreadable, "is_error": True}
     name = _text_field(block, "name")
-    kind = _other_type(block, "tool_use")
-    if not block_id:
-        result = _unreadable_id(
-            "tool_use block", block, "id", "Pass one `tool_use` block of the message's `content`."
-        )
-    elif kind is not None:
-        result = _wrong_type("content block", kind, "tool_use")
-    elif not name:
-        result = failed("The tool_use block names no tool; nothing was run.")
-    else:
-        result = executor.execute(name, _field(block, "input"))
-    reply: dict[str, object] = {"type": "tool_result", "tool_use_id": block_id, "content": result.text()}
-    if not block_id:
-        del reply["tool_use_id"]
+    result = (
+        executor.execute(name, _field(block, "input"))
+        if name
+        else failed("The tool_use block names no tool; nothing was run.")
+    )
+    reply: dict[str, object] = {
+        "type": "tool_result",
+        "tool_use_id": _text_field(block, "id"),
+        "content": result.text(),
+    }
     if not result.success:
         reply["is_error"] = True
     return reply
