@@ -14,7 +14,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agents import FunctionTool, ToolContext, ToolGuardrailFunctionOutput, ToolInputGuardrail
+from agents import FunctionTool, ToolGuardrailFunctionOutput, ToolInputGuardrail
+from agents.tool_context import ToolContext
 from agents.tool_guardrails import ToolInputGuardrailData
 
 import generated
