@@ -11,7 +11,6 @@ package does not declare are allowed unchecked. Imports `agents` (openai-agents)
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from agents import FunctionTool, ToolGuardrailFunctionOutput, ToolInputGuardrail
@@ -53,8 +52,8 @@ def function_tool(executor: ToolExecutor, name: str, *, package: Any = generated
     declared = {tool["function"]["name"]: tool["function"] for tool in package.openai_tools()}[name]
 
     async def invoke(context: ToolContext[Any], arguments: str) -> str:
-        result = await executor.aexecute(name, json.loads(arguments))
-        return result.text()
+        args, why = decode_arguments(arguments)
+        return undecodable(name, why) if why is not None else (await executor.aexecute(name, args)).text()
 
     return FunctionTool(
         name=name,
