@@ -28,6 +28,8 @@ def report_rejection(
     validators: Validators, name: str, args: object, on_validation_failure: ValidationFailure | None
 ) -> None:
     """Tell the failure callback (if any) and OpenTelemetry (if installed); never raises."""
+    if on_validation_failure is None and not telemetry.available():
+        return  # nobody to tell: the issues are not collected
     issues: tuple[generated.Issue, ...] = ()
     with contextlib.suppress(Exception):
         issues = validators.issues(name, args)

@@ -50,6 +50,14 @@ def _load() -> Any:
     return _instruments
 
 
+def available() -> bool:
+    """Whether opentelemetry-api is importable (imported on the first call)."""
+    try:
+        return _load() is not None
+    except Exception:
+        return False
+
+
 def record_rejection(tool_name: str, issues: Iterable[IssueLike]) -> None:
     """Report one rejected call (see the module docstring); never raises."""
     try:
