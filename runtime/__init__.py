@@ -3,15 +3,19 @@
 Standard library only (plus the generated package). See README "Wiring it into an agent".
 """
 
-from runtime.adapters import decode_arguments, run_anthropic_tool_use, run_openai_tool_call
+from runtime.adapters import (
+    decode_arguments,
+    run_anthropic_tool_use,
+    run_openai_tool_call,
+    run_responses_function_call,
+)
+from runtime.check import ValidationFailure, Validators, check_call
 from runtime.executor import (
     HOOK_EVENTS,
     Permission,
     PostToolUse,
     PreToolUse,
     ToolExecutor,
-    ValidationFailure,
-    Validators,
 )
 from runtime.result import Handler, ToolResult
 
@@ -25,7 +29,9 @@ __all__ = [
     "ToolResult",
     "ValidationFailure",
     "Validators",
+    "check_call",
     "decode_arguments",
     "run_anthropic_tool_use",
     "run_openai_tool_call",
+    "run_responses_function_call",
 ]

@@ -7,33 +7,23 @@ any hook, permission question or side effect (spec section 1).
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 import generated
 from runtime.builtins import shipped_handlers
+from runtime.check import ValidationFailure, Validators, report_rejection
 from runtime.result import Handler, ToolResult, describe_exception, failed
 
 Origin = Literal["builtin", "mcp", "custom"]
 Permission = Callable[[str, Any], bool]
 PreToolUse = Callable[[str, Any], "str | None"]
 PostToolUse = Callable[[str, Any, ToolResult], None]
-ValidationFailure = Callable[[str, object, "tuple[generated.Issue, ...]"], None]
 HOOK_EVENTS = ("PreToolUse", "PostToolUse")
-
-
-class Validators(Protocol):
-    """What the executor needs from a generated validator package (`generated` by default)."""
-
-    TOOL_NAMES: frozenset[str]
-
-    def validator(self, tool_name: str) -> Callable[[object], str | None] | None: ...
-
-    def issues(self, tool_name: str, args: object) -> tuple[generated.Issue, ...]: ...
 
 
 @dataclass(frozen=True)
@@ -56,7 +46,8 @@ class ToolExecutor:
     `permission(tool_name, args)` is asked by tools that change things, before the change;
     only `True` allows. Without it those tools are denied with a clear result.
     `on_validation_failure(tool_name, args, issues)` is told about each call the validators
-    reject, before the failed result is returned; whatever it raises is swallowed.
+    reject, before the failed result is returned; whatever it raises is swallowed. Each
+    rejection is also reported to OpenTelemetry when it is installed (`runtime.telemetry`).
     `validators` is the generated package to validate built-ins with (tests pass one built
     from their own declarations); the built-ins are exactly its TOOL_NAMES.
     """
@@ -148,6 +139,12 @@ class ToolExecutor:
             return blocked
         return self._post_tool_use(name, args, _run(name, tool.handler, args))
 
+    async def aexecute(self, name: str, args: object) -> ToolResult:
+        """`execute` for async agents: the same pipeline and result, run in a worker thread
+        (`asyncio.to_thread`) so that neither a tool nor a hook blocks the event loop. The
+        caller's context variables (an OpenTelemetry span, say) are visible to the run."""
+        return await asyncio.to_thread(self.execute, name, args)
+
     def permission_denial(self, tool_name: str, args: object) -> str | None:
         """Ask the permission callable; None when allowed, else why not. For tools to call."""
         if self._permission is None:
@@ -169,15 +166,8 @@ class ToolExecutor:
             message = f"{name} failed: its validator raised {describe_exception(exc)}"
         if message is None:
             return None
-        self._report_failure(name, args)
+        report_rejection(self._validators, name, args, self._on_validation_failure)
         return failed(message)
-
-    def _report_failure(self, name: str, args: object) -> None:
-        if self._on_validation_failure is None:
-            return
-        # Reporting must never change what the model gets back.
-        with contextlib.suppress(Exception):
-            self._on_validation_failure(name, args, self._validators.issues(name, args))
 
     def _hooks_for(self, event: str, name: str) -> list[_Hook]:
         return [h for h in self._hooks if h.event == event and (h.names is None or name in h.names)]

@@ -66,21 +66,37 @@ NAMELESS = "The tool call names no function; nothing was run."
 
 
 @pytest.mark.parametrize(
-    ("entry", "call_id"),
+    ("entry", "problem"),
     [
-        (None, ""),
-        ([], ""),
-        ({"id": 5}, ""),
-        ({"function": {"arguments": "{}"}}, ""),
-        (openai_call(7, "{}"), "call_1"),
+        (None, "NoneType has no `id` string"),
+        ([], "list has no `id` string"),
+        ({"id": 5}, "dict has no `id` string"),
+        ({"id": "", "function": {"name": "TaskList", "arguments": "{}"}}, "dict has no `id` string"),
+        ({"function": {"arguments": "{}"}}, "dict has no `id` string"),
+        ({"id": "chatcmpl-1", "object": "chat.completion", "choices": []}, "dict has no `function`"),
+        (
+            {"id": "call_1", "type": "custom", "custom": {"name": "TaskList", "input": ""}},
+            "dict is of type `custom`, not `function`",
+        ),
     ],
 )
-def test_openai_malformed_entries_never_raise(executor: ToolExecutor, entry: object, call_id: str) -> None:
+def test_openai_entries_without_a_call_id_get_no_id_and_name_their_type(
+    tmp_path: Path, entry: object, problem: str
+) -> None:
+    journal = Journal()
+    executor = make_executor(tmp_path, journal)
     assert run_openai_tool_call(executor, entry) == {
         "role": "tool",
-        "tool_call_id": call_id,
-        "content": NAMELESS,
+        "content": f"The tool call could not be read: {problem}; nothing was run. "
+        "Pass one entry of the assistant message's `tool_calls`.",
     }
+    assert journal.events == []
+
+
+@pytest.mark.parametrize("entry", [openai_call(7, "{}"), {"id": "call_1", "function": {"arguments": "{}"}}])
+def test_openai_entries_naming_no_function_keep_their_id(executor: ToolExecutor, entry: object) -> None:
+    reply = run_openai_tool_call(executor, entry)
+    assert reply == {"role": "tool", "tool_call_id": "call_1", "content": NAMELESS}
 
 
 def test_anthropic_success_has_no_is_error(executor: ToolExecutor) -> None:
@@ -95,6 +111,13 @@ def test_anthropic_success_has_no_is_error(executor: ToolExecutor) -> None:
 def test_anthropic_failures_are_marked(executor: ToolExecutor) -> None:
     unknown = run_anthropic_tool_use(executor, {"type": "tool_use", "id": "t", "name": "Nope", "input": {}})
     nameless = run_anthropic_tool_use(executor, {"type": "tool_use", "id": "t", "input": {}})
+    idless = run_anthropic_tool_use(executor, {"type": "tool_use", "name": "TaskList", "input": {}})
+    assert idless == {
+        "type": "tool_result",
+        "content": "The tool_use block could not be read: dict has no `id` string; nothing was run. "
+        "Pass one `tool_use` block of the message's `content`.",
+        "is_error": True,
+    }
     assert unknown == {
         "type": "tool_result",
         "tool_use_id": "t",

@@ -1,0 +1,48 @@
+"""langchain-core: a `StructuredTool` over a ToolExecutor whose failures become
+`ToolMessage(status="error")`.
+
+    tool = structured_tool(executor, "TaskCreate")
+    message = tool.invoke({"type": "tool_call", "id": "c1", "name": "TaskCreate", "args": {...}})
+
+The declaration is the tool's `args_schema` (a JSON Schema dict, which langchain passes
+through unchecked), so the executor's validators are what check the call; any failed result
+(a validation message, a denied permission) is raised as a `ToolException`, which
+`handle_tool_error=True` turns into the ToolMessage's content with status "error".
+`ainvoke` runs the call off the event loop. Imports `langchain_core`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.tools import StructuredTool, ToolException
+
+import generated
+from runtime.executor import ToolExecutor
+from runtime.result import ToolResult
+
+
+def _text(result: ToolResult) -> str:
+    if not result.success:
+        raise ToolException(result.text())
+    return result.content
+
+
+def structured_tool(executor: ToolExecutor, name: str, *, package: Any = generated) -> StructuredTool:
+    """A built-in of `package` as a StructuredTool run by `executor`."""
+    declared = {t["function"]["name"]: t["function"] for t in package.openai_tools()}[name]
+
+    def run(**arguments: Any) -> str:
+        return _text(executor.execute(name, arguments))
+
+    async def arun(**arguments: Any) -> str:
+        return _text(await executor.aexecute(name, arguments))
+
+    return StructuredTool.from_function(
+        func=run,
+        coroutine=arun,
+        name=name,
+        description=declared.get("description", ""),
+        args_schema=declared["parameters"],
+        handle_tool_error=True,
+    )

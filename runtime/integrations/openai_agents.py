@@ -1,0 +1,65 @@
+"""openai-agents: a `ToolInputGuardrail` that rejects a bad call with the exact message.
+
+    tool = FunctionTool(..., tool_input_guardrails=[input_guardrail()])
+    tools = [function_tool(executor, name) for name in ("TaskCreate", "TaskList")]
+
+The guardrail runs before the tool is invoked: a call of a tool the package declares whose
+arguments fail validation (or are not JSON) is answered with the message instead of being
+run (`ToolGuardrailFunctionOutput.reject_content`), so the model can correct it; tools the
+package does not declare are allowed unchecked. Imports `agents` (openai-agents).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agents import FunctionTool, ToolGuardrailFunctionOutput, ToolInputGuardrail
+from agents.tool_context import ToolContext
+from agents.tool_guardrails import ToolInputGuardrailData
+
+import generated
+from runtime.adapters import decode_arguments, undecodable
+from runtime.check import ValidationFailure, Validators, check_call
+from runtime.executor import ToolExecutor
+
+
+def input_guardrail(
+    *, validators: Validators = generated, on_validation_failure: ValidationFailure | None = None
+) -> ToolInputGuardrail[Any]:
+    """A guardrail checking each call against the package's validators."""
+
+    def toolgen_validation(data: ToolInputGuardrailData) -> ToolGuardrailFunctionOutput:
+        name = data.context.tool_name
+        if name not in validators.TOOL_NAMES:
+            return ToolGuardrailFunctionOutput.allow()
+        args, why = decode_arguments(data.context.tool_arguments)
+        message = (
+            undecodable(name, why)
+            if why is not None
+            else check_call(name, args, validators=validators, on_validation_failure=on_validation_failure)
+        )
+        if message is None:
+            return ToolGuardrailFunctionOutput.allow()
+        return ToolGuardrailFunctionOutput.reject_content(message)
+
+    return ToolInputGuardrail(guardrail_function=toolgen_validation, name="toolgen_validation")
+
+
+def function_tool(executor: ToolExecutor, name: str, *, package: Any = generated) -> FunctionTool:
+    """A built-in of `package` as a FunctionTool run by `executor` (off the event loop), its
+    declaration shown as is (`strict_json_schema=False`: see README, "Responses API") and the
+    guardrail in front of it. A failed run (a denied permission, say) returns its text."""
+    declared = {tool["function"]["name"]: tool["function"] for tool in package.openai_tools()}[name]
+
+    async def invoke(context: ToolContext[Any], arguments: str) -> str:
+        args, why = decode_arguments(arguments)
+        return undecodable(name, why) if why is not None else (await executor.aexecute(name, args)).text()
+
+    return FunctionTool(
+        name=name,
+        description=declared.get("description", ""),
+        params_json_schema=declared["parameters"],
+        on_invoke_tool=invoke,
+        strict_json_schema=False,
+        tool_input_guardrails=[input_guardrail(validators=package)],
+    )

@@ -1,0 +1,56 @@
+"""pydantic-ai: an `args_validator` that raises `ModelRetry` with the exact message.
+
+    Tool.from_schema(run, name, description, schema, args_validator=args_validator(name))
+    tools = [tool(executor, name) for name in ("TaskCreate", "TaskList")]
+
+pydantic-ai sends the message back to the model as a retry prompt. Each retry spends the
+tool's retry budget, which is 1 unless set (`Agent(retries=...)` or the tool's
+`max_retries`): with the default, a second bad call in a row ends the run with
+`UnexpectedModelBehavior`. `tool()` therefore sets `max_retries=3` unless told otherwise.
+Imports `pydantic_ai` (pydantic-ai-slim).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pydantic_ai import ModelRetry, RunContext, Tool
+
+import generated
+from runtime.check import ValidationFailure, Validators, check_call
+from runtime.executor import ToolExecutor
+
+
+def args_validator(
+    name: str, *, validators: Validators = generated, on_validation_failure: ValidationFailure | None = None
+) -> Callable[..., None]:
+    """The validator of one tool: raises ModelRetry(message) for a call that fails validation."""
+
+    def validate(ctx: RunContext[Any], /, **arguments: Any) -> None:
+        message = check_call(
+            name, arguments, validators=validators, on_validation_failure=on_validation_failure
+        )
+        if message is not None:
+            raise ModelRetry(message)
+
+    return validate
+
+
+def tool(executor: ToolExecutor, name: str, *, package: Any = generated, max_retries: int = 3) -> Tool[Any]:
+    """A built-in of `package` as a pydantic-ai Tool run by `executor` (off the event loop): its
+    declaration shown as is, the validator in front. A failed run returns its text."""
+    declared = {t["function"]["name"]: t["function"] for t in package.openai_tools()}[name]
+
+    async def run(**arguments: Any) -> str:
+        return (await executor.aexecute(name, arguments)).text()
+
+    made: Tool[Any] = Tool.from_schema(
+        run,
+        name=name,
+        description=declared.get("description"),
+        json_schema=declared["parameters"],
+        args_validator=args_validator(name, validators=package),
+    )
+    made.max_retries = max_retries
+    return made
