@@ -17,7 +17,11 @@ Definitions (the numbers mean exactly this):
   `unevaluatedProperties`, `allOf` / `anyOf` / `oneOf` branches, `not`, `if` / `then` /
   `else`, `dependentSchemas`, schema-valued `dependencies`, `$defs`, `definitions`), never
   inside `default`, `examples`, `const`, `enum` or unknown keywords. A property is counted
-  once, where it is written (a definition used three times counts its properties once).
+  once, where it is written (a definition used three times counts its properties once),
+  and only when the declaration applies it to some value: a definition that no `$ref`
+  reaches from the root (openai-agents inlines its models and keeps the unused `$defs`) is
+  dead, and its properties are reported apart, below the table, not counted. Which
+  properties count depends on the declaration alone, never on the mode.
 * **Reached** (per mode): a schema the generated validator applies to some value: the root;
   then, from a reached schema, the schemas under each of its keywords that its module does
   not list as not enforced: `properties` members (when its `type`, if declared, admits
@@ -96,7 +100,8 @@ _ONE = ("additionalProperties", "additionalItems", "contains", "propertyNames", 
 _LIST = ("allOf", "anyOf", "oneOf", "prefixItems", "items")
 _MAP = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies")
 
-_NOT_VALUE = ("properties", "$defs", "definitions")  # members, and schemas applied only by $ref
+_CONTAINERS = ("$defs", "definitions")
+_NOT_VALUE = ("properties", *_CONTAINERS)  # members, and schemas applied only by $ref
 _ARRAY = ("items", "prefixItems", "additionalItems", "contains", "unevaluatedItems")
 _OBJECT = ("additionalProperties", "patternProperties", "propertyNames", "unevaluatedProperties",
            "dependentSchemas", "dependencies")  # fmt: skip
@@ -169,6 +174,7 @@ class Reading:
         self.schemas: dict[str, Any] = {}  # every schema found, by pointer
         self._index(parameters, root)
         self.reached = self._reach()
+        self.live = self._live()
 
     def _index(self, schema: Any, pointer: str) -> None:
         self.schemas[pointer] = schema
@@ -224,6 +230,21 @@ class Reading:
                     reached.add(where)
                     todo.append(where)
         return frozenset(reached)
+
+    def _live(self) -> frozenset[str]:
+        """The schemas the declaration applies to some value, whatever a mode interprets:
+        everything under the root but `$defs` / `definitions`, plus what local `$ref`s reach."""
+        live = {self.root}
+        todo = [self.root]
+        while todo:
+            pointer = todo.pop()
+            subs = [w for k, w, _ in schemas_under(self.schemas[pointer], pointer) if k not in _CONTAINERS]
+            target = self.ref_target(pointer)
+            for where in [*subs, *([target] if target is not None else [])]:
+                if where not in live:
+                    live.add(where)
+                    todo.append(where)
+        return frozenset(live)
 
     # ---------- one property ----------
 
@@ -320,6 +341,7 @@ class PropertyCount:
     typed: bool
     formats: bool
     by_mode: Mapping[str, tuple[bool, bool]]  # mode -> (type enforced, fully enforced)
+    dead: bool = False  # in a definition no $ref reaches: reported apart, not counted
 
 
 def source_of(declaration: Declaration) -> str:
@@ -352,6 +374,10 @@ def count(
         }
         plain = Reading(declaration.parameters, declaration.pointer, {})
         for pointer in declared_properties(declaration.parameters, declaration.pointer):
+            if pointer not in plain.live:
+                found.append(PropertyCount(source_of(declaration), declaration.name, pointer, False,
+                                           False, {}, dead=True))  # fmt: skip
+                continue
             verdicts = {mode: reading.verdict(pointer) for mode, reading in readings.items()}
             base = plain.verdict(pointer)
             found.append(
@@ -403,7 +429,7 @@ def table(
         head += [f"{mode}: type enforced", f"{mode}: fully enforced"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for label, members in groups:
-        rows = [c for c in counts if c.source in members]
+        rows = [c for c in counts if c.source in members and not c.dead]
         untyped = sum(not c.typed for c in rows)
         cells = [label, str(sum(tools[s] for s in members)), str(len(rows)), str(untyped)]
         for mode in MODES:
@@ -425,7 +451,16 @@ def report(schemas: Path, declarations: list[Declaration], counts: list[Property
     except ValueError:
         where = shown.as_posix()
     notes = [f"{mode}: n/a, {why}." for mode, why in unavailable.items()]
-    formats = sum(c.formats for c in counts)
+    formats = sum(c.formats for c in counts if not c.dead)
+    dead = [c for c in counts if c.dead]
+    by_source = sorted({c.source for c in dead})
+    dead_line = (
+        f"Not counted: {len(dead)} properties of definitions that no `$ref` reaches ("
+        + ", ".join(f"{s}: {sum(c.source == s for c in dead)}" for s in by_source)
+        + ")."
+        if dead
+        else "Not counted: no property of an unused definition."
+    )
     return "\n".join(
         [
             "# Real-tools coverage",
@@ -439,6 +474,7 @@ def report(schemas: Path, declarations: list[Declaration], counts: list[Property
             "",
             f"Properties carrying `format` (or a content keyword), an annotation in JSON Schema "
             f"2020-12 that neither mode checks and that is not counted as a constraint: {formats}.",
+            dead_line,
             *(["", *notes] if notes else []),
             "",
         ]
