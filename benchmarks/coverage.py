@@ -465,15 +465,15 @@ def report(schemas: Path, declarations: list[Declaration], counts: list[Property
         [
             "# Real-tools coverage",
             "",
-            f"`make coverage` (`python -m benchmarks.coverage`): the {len(declarations)} declarations of "
-            f"`{where}` generated in each mode; of their declared properties, the share whose type,",
-            "and whose type and every constraint, the generated validators enforce. Definitions:",
-            "the docstring of `benchmarks/coverage.py`.",
+            f"`make coverage` (`python -m benchmarks.coverage`): the {len(declarations)} declarations of",
+            f"`{where}` generated in each mode; of their declared properties, the share",
+            "whose type, and whose type and every constraint, the generated validators enforce.",
+            "Definitions: the docstring of `benchmarks/coverage.py`.",
             "",
             table(declarations, counts, unavailable),
             "",
-            f"Properties carrying `format` (or a content keyword), an annotation in JSON Schema "
-            f"2020-12 that neither mode checks and that is not counted as a constraint: {formats}.",
+            "Properties carrying `format` (or a content keyword), an annotation in JSON Schema 2020-12",
+            f"that neither mode checks and that is not counted as a constraint: {formats}.",
             dead_line,
             *(["", *notes] if notes else []),
             "",
