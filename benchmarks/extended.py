@@ -259,7 +259,8 @@ def write_results(results: Results, unavailable: str, seconds: float) -> str:
             BEGIN,
             f"Python {sys.version.split()[0]}, {os.cpu_count()} cores, {REPEATS} interleaved repeats of "
             f"~{REPEAT_SECONDS * 1000:.0f} ms per contender and call, timing took {seconds:.0f} s. "
-            f"{len({t for t, _ in results})} tools, {len(results)} calls.",
+            f"{len({t for t, _ in results})} tools, {len(results)} calls; load average "
+            f"{os.getloadavg()[0]:.1f} at the end.",
             ours_line,
             "Cells: median ns per call (ratio to ours: above 1.00x ours is faster).",
             "",
