@@ -289,8 +289,8 @@ def main() -> None:
     stale = pydantic_tools.stale()
     if stale:
         raise SystemExit(
-            f"benchmarks/extended_schemas/ is not what the models write ({', '.join(stale)}); "
-            "run: .venv/bin/python -m benchmarks.pydantic_tools"
+            f"benchmarks/extended_schemas/ is not what the models write with pydantic {pydantic.VERSION} "
+            f"({', '.join(stale)}); run: .venv/bin/python -m benchmarks.pydantic_tools"
         )
     tools = load_declarations()
     packages, unavailable = ours_packages()
