@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 COMPILE_STAMP := $(VENV)/.installed-compile
 
-.PHONY: setup generate check lint test bench scale gencost compile clean-compiled test-compiled clean
+.PHONY: setup generate check lint test bench coverage scale gencost compile clean-compiled test-compiled clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,8 +43,11 @@ scale: setup  ## 1,000 tools generated and cross-checked; 125 KB-2 MB arguments 
 	$(BIN)/python -m tests.scale.thousand_tools
 	$(BIN)/python -m tests.scale.large_argument
 
-bench: $(BENCH_STAMP)  ## every peer, interleaved: benchmarks/RESULTS.md + results.png
+bench: $(BENCH_STAMP)  ## every peer, interleaved: benchmarks/RESULTS.md + results.png (BENCH_ONLY=builtin|extended: one section)
 	$(BIN)/python -m benchmarks.run
+
+coverage: setup  ## real-tools declarations: share of properties enforced per mode -> benchmarks/COVERAGE.md
+	$(BIN)/python -m benchmarks.coverage
 
 gencost: setup  ## generation cost (25 tools, no-op re-run, 1,000 BFCL tools), import time
 	$(BIN)/python -m benchmarks.gencost

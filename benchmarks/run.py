@@ -131,18 +131,18 @@ def _timed(run: Callable[[Any], object], args: Any, number: int) -> float:
 
 
 def measure(
-    case: Case, runners: list[Contender], reporters: dict[str, Callable[[Any], object]]
+    args: Any, runners: list[Contender], reporters: dict[str, Callable[[Any], object]]
 ) -> dict[str, float]:
-    """Median ns per call of each contender on one call, interleaved across repeats."""
+    """Median ns per call of each contender on one call's arguments, interleaved across repeats."""
     numbers: dict[str, int] = {}
     for runner in runners:
-        once = _timed(reporters[runner.name], case.args, 20)
+        once = _timed(reporters[runner.name], args, 20)
         numbers[runner.name] = max(20, int(REPEAT_SECONDS * 1e9 / max(once, 1.0)))
     samples: dict[str, list[float]] = {r.name: [] for r in runners}
     for repeat in range(REPEATS):
         shift = repeat % len(runners)
         for runner in runners[shift:] + runners[:shift]:
-            samples[runner.name].append(_timed(reporters[runner.name], case.args, numbers[runner.name]))
+            samples[runner.name].append(_timed(reporters[runner.name], args, numbers[runner.name]))
     return {name: statistics.median(values) for name, values in samples.items()}
 
 
@@ -259,6 +259,20 @@ def chart(results: dict[tuple[str, str], dict[str, float]], names: list[str], pa
 
 
 def main() -> None:
+    """Both sections; BENCH_ONLY=builtin or BENCH_ONLY=extended runs one of them."""
+    only = os.environ.get("BENCH_ONLY", "")
+    if only not in ("", "builtin", "extended"):
+        raise SystemExit(f"BENCH_ONLY={only!r}: expected builtin or extended")
+    if only in ("", "builtin"):
+        builtin()
+    if only in ("", "extended"):
+        from benchmarks import extended
+
+        extended.main()
+
+
+def builtin() -> None:
+    """The 25 built-in tools (subset mode, the checked-in package)."""
     started = time.perf_counter()
     tools = load_declarations(ROOT / "tool_schemas")
     packages: dict[str, ModuleType] = {OURS: pure_package()}
@@ -276,7 +290,7 @@ def main() -> None:
         if not case.valid:
             peers = {p.name: p for p in build_peers(case.tool, tools[case.tool])}
             reporters.update({n: peers[n].report for n in reporters if n in peers})
-        results[(case.tool, case.kind)] = measure(case, runners, reporters)
+        results[(case.tool, case.kind)] = measure(case.args, runners, reporters)
         print(
             f"{case.tool:16} {case.kind:8} ours {results[(case.tool, case.kind)][OURS]:8.0f} ns", flush=True
         )
