@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from generator.cli import main
-from generator.naming import module_name
+from generator.names import module_name
 from tests.genpkg import ROOT
 
 TOOLS = ("Read", "Grep")

@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 from generator.build import build
-from generator.naming import module_name
+from generator.names import module_name
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).resolve().parent / "golden"
