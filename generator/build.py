@@ -131,6 +131,12 @@ def build(schemas_dir: Path, reuse: Path | None = None) -> Build:
     return Build(files, tuple(tools), tuple(warnings), tuple(rendered))
 
 
+def module_body(declaration: Declaration) -> str:
+    """One tool module's formatted body (no header), straight through the stages."""
+    tool = lower(declaration, check(declaration))
+    return format_source(f"{tool.module}.py", render_tool(environment(), plan(tool)))
+
+
 def _digest(pairs: Iterable[tuple[str, str]]) -> str:
     digest = hashlib.sha256()
     for name, sha in sorted(pairs):
@@ -173,4 +179,4 @@ def _trusted(out: Path, current: str) -> dict[str, hdr.Parsed]:
     return found
 
 
-__all__ = ["Build", "Declaration", "build", "fingerprint"]
+__all__ = ["Build", "Declaration", "build", "fingerprint", "module_body", "render_tool"]

@@ -141,7 +141,7 @@ def test_check_reuses_so_that_a_no_op_check_renders_nothing_but_the_index(
 ) -> None:
     schemas, out = _setup(tmp_path)
     rendered: list[str] = []
-    real = build_module.render_tool  # type: ignore[attr-defined]
+    real = build_module.render_tool
 
     def spy(env: object, plan: object) -> str:
         rendered.append(str(plan))
