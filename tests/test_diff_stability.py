@@ -88,5 +88,6 @@ def test_an_enum_member_renamed_changes_one_line() -> None:
     declaration = DECLARATIONS["TaskUpdate"]
     parameters = copy.deepcopy(declaration.parameters)
     parameters["properties"]["status"]["enum"][1] = "in_review"
-    removed, added = changes(module_body(declaration), module_body(replace(declaration, parameters=parameters)))
+    renamed = replace(declaration, parameters=parameters)
+    removed, added = changes(module_body(declaration), module_body(renamed))
     assert (removed, added) == (['    "in_progress",'], ['    "in_review",'])
