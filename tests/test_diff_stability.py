@@ -51,7 +51,8 @@ def with_property(declaration: Declaration, path: tuple[str, ...], where: str) -
 
 
 def changes(old: str, new: str) -> tuple[list[str], list[str]]:
-    removed, added = [], []
+    removed: list[str] = []
+    added: list[str] = []
     for line in difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=0):
         if line.startswith(("---", "+++", "@@")):
             continue
