@@ -108,6 +108,10 @@ class ModulePlan:
         _kinds(schema, found)
         return tuple(k for k in KINDS if k in found)
 
+    def uses_number(self) -> bool:
+        """Some type check accepts `number`: the fast path tests `type(x) not in _NUMBER`."""
+        return "number" in _type_names(self.tool.root)
+
     def root_kinds(self) -> tuple[str, ...]:
         """The collector of the top level always may report a type issue (input not a dict)."""
         return tuple(k for k in KINDS if k in (*self.kinds(self.tool.root), "typ"))
@@ -198,6 +202,22 @@ class ModulePlan:
             self.walk(member.schema, member.name, in_loop=False)
         if check.extra_schema is not None:
             self.walk(check.extra_schema, f"{name}_value", in_loop=True)
+
+
+def _type_names(schema: Schema) -> set[str]:
+    """Every type name declared in the schema or below it."""
+    found: set[str] = set()
+    for check in schema.checks:
+        if isinstance(check, TypeCheck):
+            found.update(check.names)
+        elif isinstance(check, ObjectCheck):
+            for member in check.members:
+                found |= _type_names(member.schema)
+            if check.extra_schema is not None:
+                found |= _type_names(check.extra_schema)
+        elif isinstance(check, ArrayCheck):
+            found |= _type_names(check.items)
+    return found
 
 
 def _kinds(schema: Schema, found: set[str]) -> None:
