@@ -8,8 +8,9 @@ sha256 and the sha256 of the module's own body (every byte after the header):
     # Source sha256: cbd4...
     # Body sha256: 5e1f...
 
-`__init__.py`, written last, also names the generator's fingerprint and a digest of the
-(name, body sha256) of every other file of the package: a file is reused without being
+`__init__.py`, written last, also names the generator's fingerprint (`# Generator:`) and
+`# Package sha256:`, a digest of the (name, body sha256) of every other file of the
+package (generator/build.py checks them before reusing anything): a file is reused without being
 rendered only when all of these hold, so a hand edit anywhere (body, header, line endings,
 truncation) or a file from another run is rendered again. No header names the generator
 itself: a generator change that leaves a module's bytes alone leaves its file alone.

@@ -12,7 +12,8 @@ Lowering says what to check; this stage decides how the module spells it, and no
   an object (always a pair of helpers, which keeps nesting flat at any depth) and an array
   reached inside a loop (an element or an additionalProperties value). Which form a member
   takes depends only on that member's own schema, so adding or removing a member changes
-  only its own lines, plus the key set and the required count.
+  only its own lines, plus the key set and the required count. (An object that declares
+  nothing at all is one test, `if v:`: it accepts only {}.)
 * **Kinds**: each collector helper takes only the issue lists (missing, unexpected, type,
   invalid) that its schema can fill.
 """
