@@ -180,9 +180,11 @@ def _linearity(per_tool: list[float]) -> str:
 
 def stage_costs(declarations: list[dict[str, Any]], work: Path) -> str:
     """In-process cost per tool of each stage, on a sample: where generation time goes."""
+    from generator.check import check
     from generator.format import format_source
     from generator.load import read_all
     from generator.lower import lower
+    from generator.plan import plan
     from generator.render import environment, render_tool
 
     schemas = work / "stages"
@@ -191,11 +193,14 @@ def stage_costs(declarations: list[dict[str, Any]], work: Path) -> str:
     loaded = read_all(schemas)
     timings = {"load": time.perf_counter() - started}
     started = time.perf_counter()
-    tools = [lower(d)[0] for d in loaded]
-    timings["lower"] = time.perf_counter() - started
+    tools = [lower(d, check(d)) for d in loaded]
+    timings["check + lower"] = time.perf_counter() - started
+    started = time.perf_counter()
+    plans = [plan(t) for t in tools]
+    timings["plan"] = time.perf_counter() - started
     env = environment()
     started = time.perf_counter()
-    sources = [render_tool(env, t) for t in tools]
+    sources = [render_tool(env, p) for p in plans]
     timings["render (Jinja2)"] = time.perf_counter() - started
     started = time.perf_counter()
     for tool, source in zip(tools, sources, strict=True):

@@ -1,79 +1,182 @@
-"""The pipeline: load every declaration, lower, render and format it, all in memory."""
+"""The pipeline, in memory: load -> check -> lower -> plan -> render -> format, plus headers.
+
+`build` returns every file the output package should hold; generator/write.py compares them
+with the disk and writes. With `reuse` (the output folder), a file already there is taken as
+it is, without rendering, when generator/header.py says it can be trusted: its header is
+intact and names the same source and sha256, its body matches the body sha256 in its header,
+and the package's `__init__.py` names this generator's fingerprint and the digest of exactly
+the files on disk. Anything else is rendered again, so reuse never keeps a stale or edited file.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import io
+import tokenize
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from importlib.metadata import version
 from pathlib import Path
 
-from jinja2 import Environment
-
-from generator.errors import DeclarationError, Warning
-from generator.format import format_source
+from generator import header as hdr
+from generator.check import check
+from generator.errors import DeclarationError, Notice
+from generator.format import MODE, format_source
 from generator.ir import ToolModule
-from generator.load import read_all
+from generator.load import Declaration, display_name, read_all
 from generator.lower import lower
-from generator.render import (
-    environment,
-    render_declarations,
-    render_header,
-    render_init,
-    render_support,
-    render_tool,
-)
+from generator.plan import plan
+from generator.render import SUPPORT, TEMPLATES, environment, render_declarations, render_init, render_tool
+
+GENERATOR = Path(__file__).resolve().parent
+# Every module whose code decides the bytes of a generated file (a test keeps this list
+# complete). The CLI, the writer, the compiled tier and the readers do not.
+OUTPUT_STAGES = (
+    "build.py", "check.py", "errors.py", "format.py", "header.py", "ir.py", "load.py",
+    "lower.py", "names.py", "plan.py", "render.py", "shapes.py",
+)  # fmt: skip
+NOT_OUTPUT = ("__init__.py", "__main__.py", "cli.py", "compile.py", "textui.py", "write.py")
+
+
+def _code(text: str) -> str:
+    """Python source without its comments and blank lines: comment-only edits do not count."""
+    comments = [
+        (token.start, token.end)
+        for token in tokenize.generate_tokens(io.StringIO(text).readline)
+        if token.type == tokenize.COMMENT
+    ]
+    lines = text.splitlines()
+    for (row, start), (_, end) in reversed(comments):
+        line = lines[row - 1]
+        lines[row - 1] = line[:start] + line[end:]
+    return "\n".join(line.rstrip() for line in lines if line.strip())
+
+
+def fingerprint() -> str:
+    """What decides a file's bytes besides its source: the output stages' code (comments
+    left out), every template, black's version and mode."""
+    digest = hashlib.sha256(f"black {version('black')}\0{MODE!r}\0".encode())
+    for name in OUTPUT_STAGES:
+        digest.update(name.encode() + b"\0" + _code((GENERATOR / name).read_text("utf-8")).encode() + b"\0")
+    for path in sorted(TEMPLATES.iterdir()):
+        if path.is_file():
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
 
 
 @dataclass(frozen=True)
 class Build:
-    files: dict[str, str]  # file name inside the package -> formatted source
+    files: dict[str, str]  # file name inside the package -> its whole text
     tools: tuple[ToolModule, ...]
-    warnings: tuple[Warning, ...]
+    warnings: tuple[Notice, ...]
+    rendered: tuple[str, ...] = ()  # the files rendered (not reused) by this build
 
 
 def build(schemas_dir: Path, reuse: Path | None = None) -> Build:
-    """Everything the output package should contain; raises DeclarationError on bad input.
-
-    With `reuse` (the output folder), a tool module already there whose header names the
-    same declaration sha256 and generator fingerprint is taken as it is: every declaration
-    is still loaded and checked, but only changed tools are rendered and formatted.
-    """
+    """Everything the output package should contain; raises DeclarationError on bad input."""
     declarations = read_all(schemas_dir)
     tools: list[ToolModule] = []
-    warnings: list[Warning] = []
+    warnings: list[Notice] = []
     modules: dict[str, str] = {}
     for declaration in declarations:
-        tool, found = lower(declaration)
+        checked = check(declaration)
+        tool = lower(declaration, checked)
         clash = modules.setdefault(tool.module, declaration.file)
         if clash != declaration.file:
             raise DeclarationError(
                 declaration.file, declaration.name_pointer, f"module name {tool.module} clashes with {clash}"
             )
         tools.append(tool)
-        warnings.extend(found)
+        warnings.extend(checked.notices)
+    current = fingerprint()
+    trusted = _trusted(reuse, current) if reuse is not None else {}
     env = environment()
-    files = {f"{tool.module}.py": _module_source(env, tool, reuse) for tool in tools}
-    files["_support.py"] = format_source("_support.py", render_support(env))
-    files["_declarations.py"] = format_source(
-        "_declarations.py", render_declarations(env, declarations, schemas_dir.as_posix())
+    files: dict[str, str] = {}
+    rendered: list[str] = []
+
+    def place(name: str, source: str, source_sha: str, body: str | Callable[[], str]) -> None:
+        found = trusted.get(name)
+        if found is not None and found.fields["Source sha256"] == source_sha and found.source == source:
+            files[name] = found.text
+            return
+        text = body() if callable(body) else body
+        files[name] = hdr.with_header(source, source_sha, format_source(name, text))
+        rendered.append(name)
+
+    for tool in tools:
+
+        def body(tool: ToolModule = tool) -> str:
+            return render_tool(env, plan(tool))
+
+        place(f"{tool.module}.py", tool.source_file, tool.sha256, body)
+    support = SUPPORT.read_bytes()
+    support_sha = hashlib.sha256(support).hexdigest()
+    place("_support.py", "templates/_support.py", support_sha, support.decode("utf-8"))
+    label = display_name(schemas_dir)
+    place(
+        "_declarations.py",
+        label,
+        _digest((d.name, d.sha256) for d in declarations),
+        lambda: render_declarations(env, declarations),
     )
-    files["__init__.py"] = format_source("__init__.py", render_init(env, tools, schemas_dir.as_posix()))
-    return Build(files, tuple(tools), tuple(warnings))
+    bodies = [(name, hdr.sha256(hdr.split(text)[1])) for name, text in files.items()]
+    init_body = format_source("__init__.py", render_init(env, {t.tool: t.module for t in tools}))
+    files["__init__.py"] = hdr.with_header(
+        label,
+        _digest((t.module, t.sha256) for t in tools),
+        init_body,
+        (("Generator", current), ("Package sha256", hdr.package_digest(bodies))),
+    )
+    rendered.append("__init__.py")
+    return Build(files, tuple(tools), tuple(warnings), tuple(rendered))
 
 
-def _module_source(env: Environment, tool: ToolModule, reuse: Path | None) -> str:
-    name = f"{tool.module}.py"
-    if reuse is not None:
-        existing = _read_text(reuse / name)
-        if existing is not None and existing.startswith(render_header(env, tool) + "\n"):
-            return existing
-    return format_source(name, render_tool(env, tool))
+def module_body(declaration: Declaration) -> str:
+    """One tool module's formatted body (no header), straight through the stages."""
+    tool = lower(declaration, check(declaration))
+    return format_source(f"{tool.module}.py", render_tool(environment(), plan(tool)))
 
 
-def _read_text(path: Path) -> str | None:
-    # Only a regular file can be reused: reading a FIFO in the module's place would hang, and
-    # whatever else stands there is for write.py to refuse.
+def _digest(pairs: Iterable[tuple[str, str]]) -> str:
+    digest = hashlib.sha256()
+    for name, sha in sorted(pairs):
+        digest.update(f"{name}\0{sha}\0".encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()
+
+
+def _read(path: Path) -> str | None:
+    # Only a regular file can be reused: reading a FIFO in a module's place would hang, and
+    # whatever else stands there is for write.py to refuse. Bytes, not text mode: a file
+    # with CRLF line endings must not read as the LF file it is not.
     if path.is_symlink() or not path.is_file():
         return None
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_bytes().decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return None
+
+
+def _trusted(out: Path, current: str) -> dict[str, hdr.Parsed]:
+    """The files of `out` that may be reused as they are (see the module docstring)."""
+    index = _read(out / "__init__.py")
+    parsed_index = hdr.parse(index) if index is not None else None
+    if parsed_index is None or parsed_index.fields.get("Generator") != current:
+        return {}
+    found: dict[str, hdr.Parsed] = {}
+    for path in sorted(out.glob("*.py")):
+        if path.name == "__init__.py":
+            continue
+        text = _read(path)
+        if text is None or not text.startswith(hdr.HEADER):
+            continue
+        parsed = hdr.parse(text)
+        if parsed is None:
+            return {}  # a generated file edited by hand: render everything again
+        found[path.name] = parsed
+    recorded = parsed_index.fields.get("Package sha256")
+    if recorded != hdr.package_digest((name, p.body_sha256) for name, p in found.items()):
+        return {}
+    return found
+
+
+__all__ = ["Build", "Declaration", "build", "fingerprint", "module_body", "render_tool"]

@@ -7,17 +7,18 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from generator import audit as audit_module
-from generator import explain as explain_module
 from generator.build import Build, build
 from generator.errors import DeclarationError
-from generator.package import Package, PackageError, import_package
 from generator.textui import coloured_diff
 from generator.write import OutputError, Plan, check_output_folder, diff, plan_locked, write_locked
+
+if TYPE_CHECKING:
+    from generator.readers import audit as audit_module
+    from generator.readers.package import Package
 
 _PROGRESS_BYTES = 1 << 20  # files larger than this get a progress bar even off a terminal
 _SUPPORT_FILES = frozenset({"__init__.py", "_support.py", "_declarations.py"})
@@ -112,8 +113,9 @@ def _generate(
     started = time.perf_counter()
     try:
         check_output_folder(out, schemas)
-        # --check renders everything: a hand edit below an intact header must show up.
-        result = build(schemas, reuse=None if check else out)
+        # --check reuses too: a file is reused only when its bytes are what its header says
+        # and the package was written by this generator (generator/build.py).
+        result = build(schemas, reuse=out)
         for warning in result.warnings:
             click.echo(str(warning), err=True)
         if strict and result.warnings:
@@ -165,6 +167,10 @@ def _report_drift(
 
 
 def _package(out: Path) -> Package:
+    # The readers import the generated package: only the commands that need it load them,
+    # so `generate` runs (and repairs) whatever state the output package is in.
+    from generator.readers.package import PackageError, import_package
+
     try:
         return import_package(out)
     except PackageError as exc:
@@ -216,6 +222,8 @@ def explain(tool: str, schemas: Path) -> None:
     the validator is generated from, then each declared constraint that is not enforced,
     with the reason. Exit 2 when TOOL is not declared in --schemas.
     """
+    from generator.readers import explain as explain_module
+
     try:
         explanation = explain_module.explain(schemas, tool)
     except (DeclarationError, explain_module.UnknownTool) as exc:
@@ -244,6 +252,8 @@ def audit(files: tuple[Path, ...], out: Path, as_json: bool, progress: bool | No
     Lines that cannot be read are counted and listed. Exit 0 after a report; 2 when a file
     or the package cannot be read.
     """
+    from generator.readers import audit as audit_module
+
     package = _package(out)
     result = audit_module.Audit()
     for path in files:
@@ -258,6 +268,8 @@ def audit(files: tuple[Path, ...], out: Path, as_json: bool, progress: bool | No
 
 
 def _audit_file(result: audit_module.Audit, package: Package, path: Path, progress: bool | None) -> None:
+    from generator.readers import audit as audit_module
+
     size = path.stat().st_size
     show = progress if progress is not None else sys.stderr.isatty() or size > _PROGRESS_BYTES
     with path.open("rb") as stream:

@@ -1,4 +1,7 @@
-"""Refusals and warnings about declarations, always naming the file and a JSON pointer."""
+"""Refusals and warnings about declarations, always naming the file and a JSON pointer.
+
+Both are structured: a `kind` a program can match on, and the reason a person reads.
+"""
 
 from __future__ import annotations
 
@@ -15,12 +18,21 @@ class DeclarationError(Exception):
         self.reason = reason
 
 
+# The kinds of Notice (spec section 7, "Warn").
+NOT_ENFORCED = "not-enforced"
+BOOLEAN_SUBSCHEMA = "boolean-subschema"
+REQUIRED_WITHOUT_SCHEMA = "required-without-schema"
+UNCHECKED_KEYS = "unchecked-keys"
+ACCEPTS_ONLY_EMPTY = "accepts-only-empty"
+
+
 @dataclass(frozen=True)
-class Warning:
-    """Something legal but suspicious in a declaration; an error under --strict."""
+class Notice:
+    """Something legal but suspicious in a declaration (a warning); an error under --strict."""
 
     file: str
     pointer: str
+    kind: str  # one of the kinds above
     reason: str
 
     def __str__(self) -> str:

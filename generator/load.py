@@ -10,9 +10,17 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import DeclarationError, pointer_join
-from generator.formats import NO_PARAMETERS, name_pointer, tools_in
+from generator.shapes import NO_PARAMETERS, name_pointer, tools_in
 
-__all__ = ["NO_PARAMETERS", "Declaration", "read_all", "read_declaration", "read_declarations"]
+__all__ = [
+    "NO_PARAMETERS",
+    "Declaration",
+    "display_name",
+    "project_root",
+    "read_all",
+    "read_declaration",
+    "read_declarations",
+]
 # Arrays and objects nested deeper than this are refused: lowering recurses about three frames
 # per schema level, and a refusal with a pointer beats a RecursionError. 200 JSON levels still
 # allow a schema nested about 100 object levels (or 200 array levels) deep.
@@ -115,17 +123,26 @@ def decode(text: str, file: str) -> Any:
     return _strict_json(value, file, "")
 
 
-def _display_name(path: Path) -> str:
-    """The source name written into headers: relative to the working directory when inside it."""
+def project_root(cwd: Path) -> Path:
+    """The nearest folder at or above cwd holding a pyproject.toml; cwd itself when none does."""
+    for folder in (cwd, *cwd.parents):
+        if (folder / "pyproject.toml").is_file():
+            return folder
+    return cwd
+
+
+def display_name(path: Path) -> str:
+    """How messages and headers name a source: relative to the project root when inside it
+    (so the same run from any folder of the project writes the same bytes), else its name."""
     try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+        return path.resolve().relative_to(project_root(Path.cwd().resolve())).as_posix()
     except ValueError:
         return path.name
 
 
 def read_declarations(path: Path) -> list[Declaration]:
-    """Every tool declared in one file (formats: generator/formats.py), in the order written."""
-    file = _display_name(path)
+    """Every tool declared in one file (shapes: generator/shapes.py), in the order written."""
+    file = display_name(path)
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -145,7 +162,7 @@ def read_declaration(path: Path) -> Declaration:
     """The declaration of a file that holds exactly one tool."""
     found = read_declarations(path)
     if len(found) != 1:
-        raise DeclarationError(_display_name(path), "", f"expected one tool, found {len(found)}")
+        raise DeclarationError(display_name(path), "", f"expected one tool, found {len(found)}")
     return found[0]
 
 

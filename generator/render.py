@@ -1,63 +1,73 @@
-"""Stage 3: render IR into Python source text with the Jinja2 templates."""
+"""Stage 5: render a planned module into Python source text with the Jinja2 templates.
+
+`templates/module.py.j2` lays out a tool module and `templates/checks.j2` holds one macro
+pair per IR check; `_support.py` is a plain Python file, copied. Every value taken from a
+declaration reaches generated code through `py` (a Python literal, via repr) or, inside a
+docstring, `doc`. The header is added after formatting (generator/header.py).
+"""
 
 from __future__ import annotations
 
-import hashlib
+import functools
+import importlib.util
 import math
-from importlib.metadata import version
+import re
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import jinja2
 
-from generator.formats import describe
-from generator.ir import ToolModule
-from generator.load import Declaration
+from generator.plan import ModulePlan
+from generator.shapes import describe
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+SUPPORT = TEMPLATES / "_support.py"
 
 
-def py_literal(value: Any) -> str:
-    """The only way user-supplied values reach generated code: as Python literals via repr."""
+def py_literal(value: Any, trailing: bool = False) -> str:
+    """The only way user-supplied values reach generated code: as Python literals via repr.
+
+    With `trailing`, every container of two or more elements ends with a comma, so black
+    writes one element a line and a new element is a one-line diff (the `pyml` filter).
+    """
     if value is None or isinstance(value, (bool, int, str)):
         return repr(value)
     if isinstance(value, float):
         if not math.isfinite(value):
             raise ValueError(f"non-finite number {value!r} cannot be a JSON literal")
         return repr(value)
-    if isinstance(value, (tuple, list)):
-        inner = ", ".join(py_literal(v) for v in value)
+    if isinstance(value, (tuple, list, dict)):
+        if isinstance(value, dict):
+            parts = [f"{py_literal(k)}: {py_literal(v, trailing)}" for k, v in value.items()]
+        else:
+            parts = [py_literal(v, trailing) for v in value]
+        inner = ", ".join(parts) + ("," if trailing and len(parts) > 1 else "")
         if isinstance(value, list):
             return f"[{inner}]"
-        return f"({inner},)" if len(value) == 1 else f"({inner})"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{py_literal(k)}: {py_literal(v)}" for k, v in value.items()) + "}"
+        if isinstance(value, dict):
+            return "{" + inner + "}"
+        return f"({inner},)" if len(parts) == 1 else f"({inner})"
     raise TypeError(f"no Python literal for {type(value).__name__}")
+
+
+def py_multiline(value: Any) -> str:
+    return py_literal(value, trailing=True)
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def identifier(value: Any) -> str:
+    """A name the generator made (generator/plan.py) placed as code: only [A-Za-z0-9_], checked."""
+    if not isinstance(value, str) or not _IDENTIFIER.fullmatch(value):
+        raise ValueError(f"not a generated identifier: {value!r}")
+    return value
 
 
 def doc_text(value: Any) -> str:
     """Text placed inside a triple-quoted docstring: ASCII, one line, every quote escaped."""
     return str(value).encode("unicode_escape").decode("ascii").replace('"', '\\"')
-
-
-# What decides the bytes of a generated module besides its declaration: the templates, the
-# stages after loading, and black. A module whose header names this fingerprint and its
-# declaration's sha256 is reused as it is by the next run (generator/build.py).
-_OUTPUT_STAGES = ("ir.py", "lower.py", "naming.py", "render.py", "format.py")
-
-
-def fingerprint() -> str:
-    digest = hashlib.sha256(f"black {version('black')}\0".encode())
-    here = Path(__file__).resolve().parent
-    for path in [*(here / name for name in _OUTPUT_STAGES), *sorted(TEMPLATES.glob("*.j2"))]:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()[:16]
-
-
-def render_header(env: jinja2.Environment, tool: ToolModule) -> str:
-    """The first lines of a tool's module, exactly as render_tool writes them."""
-    template = env.from_string('{% from "header.j2" import header %}{{ header(source, sha256) }}')
-    return template.render(source=tool.source_file, sha256=tool.sha256)
 
 
 def environment() -> jinja2.Environment:
@@ -71,40 +81,41 @@ def environment() -> jinja2.Environment:
         extensions=["jinja2.ext.do"],
     )
     env.filters["py"] = py_literal
+    env.filters["pyml"] = py_multiline
     env.filters["doc"] = doc_text
-    env.globals["fingerprint"] = fingerprint()
+    env.filters["ident"] = identifier
+    env.filters["tuple"] = tuple
     return env
 
 
-def render_tool(env: jinja2.Environment, tool: ToolModule) -> str:
-    return env.get_template("module.py.j2").render(tool=tool)
+def render_tool(env: jinja2.Environment, plan: ModulePlan) -> str:
+    """A tool module's body (no header)."""
+    return env.get_template("module.py.j2").render(tool=plan.tool, plan=plan)
 
 
-def render_support(env: jinja2.Environment) -> str:
-    template_source = (TEMPLATES / "support.py.j2").read_bytes()
-    return env.get_template("support.py.j2").render(
-        source="templates/support.py.j2", sha256=hashlib.sha256(template_source).hexdigest()
-    )
+def support_source() -> str:
+    """`_support.py`'s body: the plain file, as it is."""
+    return SUPPORT.read_bytes().decode("utf-8")
 
 
-def render_init(env: jinja2.Environment, tools: list[ToolModule], schemas_label: str) -> str:
-    digest = hashlib.sha256()
-    for tool in sorted(tools, key=lambda t: t.tool):
-        digest.update(f"{tool.module}\0{tool.sha256}\0".encode("utf-8", "surrogateescape"))
-    return env.get_template("init.py.j2").render(
-        tools=sorted(tools, key=lambda t: t.tool),
-        source=schemas_label,
-        sha256=digest.hexdigest(),
-    )
+@functools.cache
+def support_module() -> ModuleType:
+    """`templates/_support.py` itself, loaded from its path (never the generated package):
+    the generator's readers take the message wording and the sink's event name from it."""
+    spec = importlib.util.spec_from_file_location("_toolgen_support", SUPPORT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def render_declarations(env: jinja2.Environment, declarations: list[Declaration], schemas_label: str) -> str:
-    """generated/_declarations.py: each tool's declaration in OpenAI and Anthropic form."""
+def render_init(env: jinja2.Environment, modules: dict[str, str]) -> str:
+    """`__init__.py`'s body, from tool name -> module name."""
+    return env.get_template("init.py.j2").render(modules=sorted(modules.items()))
+
+
+def render_declarations(env: jinja2.Environment, declarations: list[Any]) -> str:
+    """`_declarations.py`'s body: each tool's declaration in OpenAI and Anthropic form."""
     ordered = sorted(declarations, key=lambda d: d.name)
-    digest = hashlib.sha256()
-    for declaration in ordered:
-        digest.update(f"{declaration.name}\0{declaration.sha256}\0".encode("utf-8", "surrogateescape"))
     tools = [{"name": d.name, "description": describe(d.raw), "parameters": d.parameters} for d in ordered]
-    return env.get_template("declarations.py.j2").render(
-        tools=tools, source=schemas_label, sha256=digest.hexdigest()
-    )
+    return env.get_template("declarations.py.j2").render(tools=tools)

@@ -21,7 +21,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Protocol
 
-EVENT = "tool_input_rejected"
+from generated._support import FAILURE_EVENT
+
+EVENT = FAILURE_EVENT  # defined once, in templates/_support.py
 
 
 class IssueLike(Protocol):

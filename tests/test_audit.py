@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import generated
-from generator.audit import Call, Malformed, Unrecognised, calls_in
+from generator.readers.audit import Call, Malformed, Unrecognised, calls_in
 from runtime.failures import JsonlFailureSink
 from tests.toolgen_cli import ROOT, invoke, run_process
 

@@ -16,9 +16,9 @@ from click.testing import CliRunner
 from generator.build import build
 from generator.cli import main
 from generator.errors import DeclarationError
-from generator.formats import ANTHROPIC, MCP, OPENAI, OPENAI_RESPONSES, tools_in
 from generator.load import read_all, read_declaration
-from generator.package import import_package
+from generator.readers.package import import_package
+from generator.shapes import ANTHROPIC, MCP, OPENAI, OPENAI_RESPONSES, tools_in
 from generator.write import apply, plan
 
 ROOT = Path(__file__).resolve().parent.parent

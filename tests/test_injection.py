@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.lower import ANNOTATIONS, INTERPRETED, OPENING
+from generator.check import ANNOTATIONS, INTERPRETED, OPENING
 from tests.reliability import PROFILE, assert_agrees_with_reference, build_package, declaration, imported
 
 SENTINEL = Path(tempfile.gettempdir()) / f"toolgen-injection-sentinel-{os.getpid()}"

@@ -17,6 +17,9 @@ USER_VALUES = re.compile(
     r"\b(tool\.tool|source|source_file|name|text|strings|numbers|containers|keys|pointer|keywords|expected|declared)\b"
 )
 SAFE_IN_COMMENTS = {"sha256"}  # computed hex digests
+# Filters that make a value safe in code: a Python literal (one line or one element a line),
+# or a name the generator made from a JSON name and checked to be [A-Za-z0-9_] (`ident`).
+SAFE_IN_CODE = {"py", "pyml", "ident"}
 
 
 @dataclass(frozen=True)
@@ -152,9 +155,10 @@ def _placement_problem(expression: list[tuple[str, str]], where: str) -> str:
         return f"{{{{ {text} }}}} inside a {where}-quoted string: no filter can make that safe"
     if where in ('"', '"""') and not _branches_filtered(expression, {"doc"}):
         return f"{{{{ {text} }}}} inside a {where}-quoted string without the doc filter"
-    if where == "#" and text not in SAFE_IN_COMMENTS and not _branches_filtered(expression, {"py", "doc"}):
+    in_comment = SAFE_IN_CODE | {"doc"}
+    if where == "#" and text not in SAFE_IN_COMMENTS and not _branches_filtered(expression, in_comment):
         return f"{{{{ {text} }}}} in a comment without the py filter"
-    if not where and not _branches_filtered(expression, {"py"}):
+    if not where and not _branches_filtered(expression, SAFE_IN_CODE):
         return f"{{{{ {text} }}}} places a declaration's text in code without the py filter"
     return ""
 
@@ -169,21 +173,27 @@ BROKEN = [
     ("module.py.j2", "TOOL_NAME = {{ tool.tool|py }}", "TOOL_NAME = '{{ tool.tool|doc }}'", "no filter can"),
     ("module.py.j2", "TOOL_NAME = {{ tool.tool|py }}", 'TOOL_NAME = """{{ tool.tool|py }}"""', "doc filter"),
     ("module.py.j2", "TOOL_NAME = {{ tool.tool|py }}", "TOOL_NAME = {{ tool.tool }}", "in code"),
-    ("header.j2", "# Source: {{ source|py }}", "# Source: {{ source }}", "in a comment"),
+    ("module.py.j2", "def _check_{{ helper.name|ident }}(", "def _check_{{ helper.name }}(", "in code"),
+    (
+        "module.py.j2",
+        "    ({{ entry.pointer|py }}, {{ entry.keywords|pyml }}),",
+        "    # {{ entry.pointer }}",
+        "in a comment",
+    ),
     ("module.py.j2", "- {{ entry.pointer|doc }}", "- {{ entry.pointer }}", "doc filter"),
     (
-        "macros.j2",
-        "x = {{ v }}.get({{ prop.name|py }})",
-        "x = {{ v }}.get('{{ prop.name }}')",
+        "checks.j2",
+        "if {{ member.name|py }} in {{ v }}:",
+        "if '{{ member.name }}' in {{ v }}:",
         "quoted string",
     ),
     (
-        "macros.j2",
-        '"_s.invalid(inv, q, " ~ node.enum.text|py ~ ")"',
-        '"_s.invalid(inv, q, \'" ~ node.enum.text ~ "\')"',
+        "checks.j2",
+        'v ~ ".get(" ~ member.name|py ~ ")"',
+        'v ~ ".get(\'" ~ member.name ~ "\')"',
         "leaves a Python quote open",
     ),
-    ("macros.j2", "if {{ name|py }} not in {{ v }}:", "if {{ name }} not in {{ v }}:", "in code"),
+    ("checks.j2", "if {{ name|py }} not in {{ v }}:", "if {{ name }} not in {{ v }}:", "in code"),
 ]
 
 

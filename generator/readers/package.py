@@ -14,9 +14,18 @@ from pathlib import Path
 from types import ModuleType
 from typing import Protocol, cast
 
-from runtime.failures import IssueLike
-
 _LOADS = itertools.count()
+
+
+class IssueLike(Protocol):
+    """What the commands read of a generated package's `Issue`."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def line(self) -> str: ...
 
 
 class Package(Protocol):
@@ -54,6 +63,11 @@ def import_package(folder: Path) -> Package:
         del sys.modules[name]
         raise PackageError(f"{folder.as_posix()}: import failed: {type(exc).__name__}: {exc}") from exc
     return cast(Package, _checked(module, folder))
+
+
+def support_of(package: Package) -> ModuleType | None:
+    """The package's own `_support` module (loaded with it), for the names it defines."""
+    return sys.modules.get(getattr(package, "__name__", "") + "._support")
 
 
 def _checked(module: ModuleType, folder: Path) -> ModuleType:

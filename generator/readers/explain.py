@@ -10,10 +10,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.errors import DeclarationError
-from generator.ir import Node, ObjectRule, ToolModule
+from generator.check import check
+from generator.errors import NOT_ENFORCED, DeclarationError
+from generator.ir import ArrayCheck, EnumCheck, ObjectCheck, Schema, ToolModule, TypeCheck
 from generator.load import Declaration, read_all
 from generator.lower import lower
+from generator.render import support_module
 from generator.textui import table
 
 # Why each keyword outside the subset of spec section 2 is not enforced; the reader's
@@ -83,7 +85,8 @@ def explain(schemas: Path, tool_name: str) -> Explanation:
         close = difflib.get_close_matches(tool_name, [d.name for d in declarations], n=3)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise UnknownTool(f"no tool named {tool_name!r} in {schemas.as_posix()}{hint}")
-    tool, warnings = lower(found)
+    checked = check(found)
+    tool = lower(found, checked)
     not_enforced = tuple(
         (
             parameter_path(entry.pointer, found.pointer),
@@ -95,10 +98,10 @@ def explain(schemas: Path, tool_name: str) -> Explanation:
     )
     notes = tuple(
         f"{parameter_path(w.pointer, found.pointer)}: {w.reason}"
-        for w in warnings
-        if not w.reason.startswith("not enforced:")
+        for w in checked.notices
+        if w.kind != NOT_ENFORCED
     )
-    return Explanation(found, tool, tuple(_object_rows(tool.root, "")), not_enforced, notes)
+    return Explanation(found, tool, tuple(_object_rows(tool.root_object, "")), not_enforced, notes)
 
 
 def parameter_path(pointer: str, parameters_pointer: str) -> str:
@@ -137,28 +140,38 @@ def _join(path: str, name: str) -> str:
     return f"{path}.{name}" if path else name
 
 
-def _object_rows(rule: ObjectRule, path: str) -> Iterator[Row]:
-    for prop in rule.properties:
-        yield from _node_rows(prop.node, _join(path, prop.name), prop.required)
-    for name in rule.required_only:
-        yield Row(_join(path, name), "any", True, "")
+def _object_rows(rule: ObjectCheck, path: str) -> Iterator[Row]:
+    for member in rule.members:
+        yield from _schema_rows(member.schema, _join(path, member.name), member.required)
     other = _join(path, "*")
-    if rule.extra == "check" and rule.extra_node is not None:
-        yield from _node_rows(rule.extra_node, other, False)
+    if rule.extra == "check" and rule.extra_schema is not None:
+        yield from _schema_rows(rule.extra_schema, other, False)
     elif rule.extra == "allow" and path:
         yield Row(other, "any", False, "")
     elif rule.extra == "unchecked":
         yield Row(other, "any (unchecked)", False, "")
 
 
-def _node_rows(node: Node, path: str, required: bool) -> Iterator[Row]:
+def _members_text(members: tuple[Any, ...]) -> str:
+    text: str = support_module().members_text(members)
+    return text
+
+
+def _schema_rows(schema: Schema, path: str, required: bool) -> Iterator[Row]:
+    types = schema.find(TypeCheck)
+    enum = schema.find(EnumCheck)
     yield Row(
-        path, node.types.expected if node.types else "any", required, node.enum.text if node.enum else ""
+        path,
+        " | ".join(types.names) if types else "any",
+        required,
+        _members_text(enum.members) if enum else "",
     )
-    if node.obj is not None:
-        yield from _object_rows(node.obj, path)
-    if node.items is not None:
-        yield from _node_rows(node.items, f"{path}[]", False)
+    obj = schema.find(ObjectCheck)
+    if obj is not None:
+        yield from _object_rows(obj, path)
+    array = schema.find(ArrayCheck)
+    if array is not None:
+        yield from _schema_rows(array.items, f"{path}[]", False)
 
 
 def render(explanation: Explanation) -> str:
@@ -169,7 +182,7 @@ def render(explanation: Explanation) -> str:
         lines.append(table(("parameter", "type", "required", "enum"), rows))
     else:
         lines.append("(no parameters)")
-    closed = explanation.tool.root.extra == "forbid"
+    closed = explanation.tool.root_object.extra == "forbid"
     lines.append("other top-level parameters: " + ("rejected" if closed else "accepted"))
     lines.append("")
     if explanation.not_enforced:

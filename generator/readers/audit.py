@@ -27,9 +27,13 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from generator.package import Package
+from generator.readers.package import Package
+from generator.render import support_module
 from generator.textui import table
-from runtime.failures import EVENT as SINK_EVENT
+
+# The failure sink's `event`, defined once in templates/_support.py (runtime/failures.py
+# reads it from the generated package's copy).
+SINK_EVENT: str = support_module().FAILURE_EVENT
 
 UNDECODABLE = "undecodable"  # OpenAI arguments that are not JSON: the runtime rejects those too
 _MAX_BAD_LISTED = 20

@@ -1,13 +1,19 @@
-{% from "header.j2" import header %}
-{{ header(source, sha256) }}
 """Shared run-time helpers of the generated validators: JSON types, equality and messages.
 
-Standard library only. The wording of every line follows the spec, section 6.
+Standard library only. This file is the one place where the wording of a message is
+spelled (spec section 6): the generator copies it into each package behind the generated
+header, and the modules build their constant lines with the functions below at import.
 """
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+import json
+from collections.abc import Callable
+from typing import NamedTuple
+
+# The `event` of a line written by the run-time failure sink (runtime/failures.py), which
+# `toolgen audit` recognises.
+FAILURE_EVENT = "tool_input_rejected"
 
 MISSING = "missing"
 UNEXPECTED = "unexpected"
@@ -68,7 +74,7 @@ def json_equal(x: object, member: object) -> bool:
         return False
     if kind == "array":
         assert isinstance(x, list) and isinstance(member, list)
-        return len(x) == len(member) and all(json_equal(a, b) for a, b in zip(x, member))
+        return len(x) == len(member) and all(json_equal(a, b) for a, b in zip(x, member, strict=True))
     if kind == "object":
         assert isinstance(x, dict) and isinstance(member, dict)
         return len(x) == len(member) and all(
@@ -98,6 +104,26 @@ def index(path: str, i: int) -> str:
 
 # The collectors append each issue as a (path, line) pair, flat, to the list of its kind:
 # grouping by kind costs nothing and no object is made per issue until one is asked for.
+
+
+def members_text(members: tuple[object, ...]) -> str:
+    """Enum members as a message lists them: compact JSON, joined by ", "."""
+    return ", ".join(json.dumps(m, ensure_ascii=False, separators=(", ", ": ")) for m in members)
+
+
+def missing_line(path: str) -> tuple[str, str]:
+    """The (path, line) pair of a "missing" issue at a path known when the module loads."""
+    return (path, "The required parameter `" + path + "` is missing")
+
+
+def type_head(path: str, expected: str) -> str:
+    """A "type" issue's line up to the provided type's name, for a path known at load."""
+    return "The parameter `" + path + "` type is expected as `" + expected + "` but provided as `"
+
+
+def invalid_line(path: str, members: str) -> tuple[str, str]:
+    """The (path, line) pair of an "invalid" issue at a path known when the module loads."""
+    return (path, "The parameter `" + path + "` is invalid: expected one of " + members)
 
 
 def missing(out: list[str], path: str) -> None:

@@ -1,4 +1,4 @@
-"""Module names for tools: readable, valid identifiers, and never colliding."""
+"""Names from JSON names: module names for tools, and the words of generated identifiers."""
 
 from __future__ import annotations
 
@@ -23,3 +23,16 @@ def module_name(tool: str) -> str:
         slug = f"tool_{slug}".rstrip("_")
     digest = hashlib.sha256(tool.encode("utf-8")).hexdigest()[:8]
     return f"{slug}_{digest}"
+
+
+def identifier(text: str) -> str:
+    """A JSON name as the words of a Python identifier: `addBlocks` -> `add_blocks`.
+
+    Never empty, never starting with a digit; only [a-z0-9_]. Two names may give the same
+    identifier: generator/plan.py adds a collision suffix (`_2`) to the later one.
+    """
+    ascii_name = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    words = "_".join(w.lower() for w in _WORDS.findall(ascii_name))[:_MAX_SLUG].strip("_")
+    if not words:
+        return "member"
+    return words if words[0].isalpha() else f"n{words}"

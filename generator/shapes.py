@@ -1,4 +1,4 @@
-"""Declaration formats: find the tools in one decoded file, whatever form they were written in.
+"""Declaration shapes: find the tools in one decoded file, whatever form they were written in.
 
 Recognised shapes (detected from the members present, never from the file name):
 

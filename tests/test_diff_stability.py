@@ -1,0 +1,94 @@
+"""Diff stability (issue 9.1): a property added first, in the middle or last, at the top level
+or in any nested object of any tool, changes only its own lines of the module and the key
+set; an enum member renamed changes one line. Names come from JSON names, never positions."""
+
+from __future__ import annotations
+
+import copy
+import difflib
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator.build import module_body
+from generator.load import Declaration, read_all
+
+ROOT = Path(__file__).resolve().parent.parent
+DECLARATIONS = {d.name: d for d in read_all(ROOT / "tool_schemas")}
+NEW = "zzAdded"
+
+
+def objects(schema: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
+    """The paths (keys from the parameters schema) of every schema with `properties`."""
+    if not isinstance(schema, dict):
+        return
+    if isinstance(schema.get("properties"), dict) and schema["properties"]:
+        yield path
+        for name, sub in schema["properties"].items():
+            yield from objects(sub, (*path, "properties", name))
+    for key in ("items", "additionalProperties"):
+        if isinstance(schema.get(key), dict):
+            yield from objects(schema[key], (*path, key))
+
+
+def at(schema: Any, path: tuple[str, ...]) -> Any:
+    for key in path:
+        schema = schema[key]
+    return schema
+
+
+def with_property(declaration: Declaration, path: tuple[str, ...], where: str) -> Declaration:
+    parameters = copy.deepcopy(declaration.parameters)
+    target = at(parameters, path)
+    members = list(target["properties"].items())
+    index = {"first": 0, "middle": len(members) // 2, "last": len(members)}[where]
+    members.insert(index, (NEW, {"type": "string", "description": "Added."}))
+    target["properties"] = dict(members)
+    return replace(declaration, parameters=parameters)
+
+
+def changes(old: str, new: str) -> tuple[list[str], list[str]]:
+    removed: list[str] = []
+    added: list[str] = []
+    for line in difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=0):
+        if line.startswith(("---", "+++", "@@")):
+            continue
+        (removed if line.startswith("-") else added).append(line[1:])
+    return removed, added
+
+
+CASES = [(tool, path) for tool, d in sorted(DECLARATIONS.items()) for path in objects(d.parameters)]
+
+
+def test_every_tool_and_nested_object_is_covered() -> None:
+    assert len({tool for tool, _ in CASES}) >= 20
+    assert any(len(path) > 2 for _, path in CASES)  # nested objects too
+
+
+@pytest.mark.parametrize(("tool", "path"), CASES, ids=[f"{t}:{'/'.join(p) or '/'}" for t, p in CASES])
+def test_a_property_added_anywhere_changes_only_its_own_lines_and_the_key_set(
+    tool: str, path: tuple[str, ...]
+) -> None:
+    declaration = DECLARATIONS[tool]
+    before = module_body(declaration)
+    seen: list[list[str]] = []
+    for where in ("first", "middle", "last"):
+        removed, added = changes(before, module_body(with_property(declaration, path, where)))
+        assert removed == [], (where, removed)  # nothing renumbered, no form switched
+        assert added, where
+        assert sum(NEW in line for line in added) >= 3, added  # key set, fast path, collector
+        assert len(added) <= 12, added
+        seen.append(sorted(added))
+    assert seen[0] == seen[1] == seen[2]  # the same lines wherever the property goes
+
+
+def test_an_enum_member_renamed_changes_one_line() -> None:
+    declaration = DECLARATIONS["TaskUpdate"]
+    parameters = copy.deepcopy(declaration.parameters)
+    parameters["properties"]["status"]["enum"][1] = "in_review"
+    renamed = replace(declaration, parameters=parameters)
+    removed, added = changes(module_body(declaration), module_body(renamed))
+    assert (removed, added) == (['    "in_progress",'], ['    "in_review",'])
