@@ -18,9 +18,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from generator.check import check
 from generator.errors import DeclarationError
 from generator.load import Declaration, read_declaration
-from generator.lower import lower
 from generator.schema_graph import (
     Child,
     Combinator,
@@ -175,9 +175,9 @@ SUBSET_REFUSALS: list[tuple[str, Any, str, str]] = [
 )
 def test_subset_refusals_keep_their_texts(parameters: Any, pointer: str, reason: str) -> None:
     assert refusal(parameters) == (pointer, reason)
-    # ... which are, to the byte, what subset mode's lowering says about the same declaration.
+    # ... which are, to the byte, what subset mode's check stage says about the same declaration.
     with pytest.raises(DeclarationError) as info:
-        lower(Declaration("bad.json", "", "Bad", parameters, {}))
+        check(Declaration("bad.json", "", "Bad", parameters, {}))
     assert (info.value.pointer, info.value.reason) == (pointer, reason)
 
 
