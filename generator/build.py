@@ -8,7 +8,7 @@ from pathlib import Path
 from jinja2 import Environment
 
 from generator.errors import DeclarationError, Warning
-from generator.format import format_source
+from generator.format import format_all
 from generator.ir import ToolModule
 from generator.load import read_all
 from generator.lower import lower
@@ -50,22 +50,29 @@ def build(schemas_dir: Path, reuse: Path | None = None) -> Build:
         tools.append(tool)
         warnings.extend(found)
     env = environment()
-    files = {f"{tool.module}.py": _module_source(env, tool, reuse) for tool in tools}
-    files["_support.py"] = format_source("_support.py", render_support(env))
-    files["_declarations.py"] = format_source(
-        "_declarations.py", render_declarations(env, declarations, schemas_dir.as_posix())
-    )
-    files["__init__.py"] = format_source("__init__.py", render_init(env, tools, schemas_dir.as_posix()))
-    return Build(files, tuple(tools), tuple(warnings))
+    files: dict[str, str | None] = {}
+    jobs: list[tuple[str, str]] = []  # rendered, to be formatted (all at once: format_all)
+    for tool in tools:
+        name = f"{tool.module}.py"
+        files[name] = _reusable(env, tool, reuse)
+        if files[name] is None:
+            jobs.append((name, render_tool(env, tool)))
+    jobs.append(("_support.py", render_support(env)))
+    jobs.append(("_declarations.py", render_declarations(env, declarations, schemas_dir.as_posix())))
+    jobs.append(("__init__.py", render_init(env, tools, schemas_dir.as_posix())))
+    files.update(zip((name for name, _ in jobs), format_all(jobs), strict=True))
+    formatted = {name: text for name, text in files.items() if text is not None}
+    return Build(formatted, tuple(tools), tuple(warnings))
 
 
-def _module_source(env: Environment, tool: ToolModule, reuse: Path | None) -> str:
-    name = f"{tool.module}.py"
-    if reuse is not None:
-        existing = _read_text(reuse / name)
-        if existing is not None and existing.startswith(render_header(env, tool) + "\n"):
-            return existing
-    return format_source(name, render_tool(env, tool))
+def _reusable(env: Environment, tool: ToolModule, reuse: Path | None) -> str | None:
+    """The module already in the output folder, when its header says it can be kept."""
+    if reuse is None:
+        return None
+    existing = _read_text(reuse / f"{tool.module}.py")
+    if existing is not None and existing.startswith(render_header(env, tool) + "\n"):
+        return existing
+    return None
 
 
 def _read_text(path: Path) -> str | None:
