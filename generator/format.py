@@ -18,6 +18,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 import black
 from black.mode import TargetVersion
+from black.parsing import InvalidInput
 
 # Pinned in code so that output never depends on a reader's black configuration.
 MODE = black.Mode(
@@ -45,7 +46,7 @@ def format_source(name: str, source: str) -> str:
     """black's formatting of one rendered file, which must parse before and after."""
     try:
         formatted = black.format_str(source, mode=MODE)
-    except black.InvalidInput as exc:
+    except InvalidInput as exc:
         raise RenderError(f"{name}: rendered code does not parse: {exc}") from exc
     try:
         ast.parse(formatted, filename=name)
@@ -122,6 +123,5 @@ def format_all(jobs: Sequence[tuple[str, str]], workers: int | None = None) -> l
     if failures:
         raise min(failures, key=lambda failure: failure[0])[1]
     return [
-        formatted if formatted is not None else format_source(*jobs[i])
-        for i, formatted in enumerate(results)
+        formatted if formatted is not None else format_source(*jobs[i]) for i, formatted in enumerate(results)
     ]
