@@ -57,4 +57,5 @@ The parameter `questions[1]` type is expected as `object` but provided as `array
 The parameter `answers.a` type is expected as `string` but provided as `number`
 The parameter `metadata.source` type is expected as `string` but provided as `number`
 The parameter `metadata.b` type is expected as `string` but provided as `number`"""
-    assert HANDWRITTEN_ERRORS["AskUserQuestion"](args) == expected == generated.validate("AskUserQuestion", args)
+    assert HANDWRITTEN_ERRORS["AskUserQuestion"](args) == expected
+    assert generated.validate("AskUserQuestion", args) == expected
