@@ -8,7 +8,7 @@ from pathlib import Path
 from jinja2 import Environment
 
 from generator.errors import DeclarationError, Warning
-from generator.format import format_all
+from generator.format import Formatter
 from generator.ir import ToolModule
 from generator.load import read_all
 from generator.lower import lower
@@ -50,19 +50,27 @@ def build(schemas_dir: Path, reuse: Path | None = None) -> Build:
         tools.append(tool)
         warnings.extend(found)
     env = environment()
-    files: dict[str, str | None] = {}
-    jobs: list[tuple[str, str]] = []  # rendered, to be formatted (all at once: format_all)
+    # Each file is handed to the formatter as soon as it is rendered, the largest first: with
+    # a process pool, black runs while the next files are rendered (generator/format.py).
+    formatter = Formatter()
+    formatter.submit("_declarations.py", render_declarations(env, declarations, schemas_dir.as_posix()))
+    names = ["_declarations.py"]
+    kept: dict[str, str] = {}
     for tool in tools:
         name = f"{tool.module}.py"
-        files[name] = _reusable(env, tool, reuse)
-        if files[name] is None:
-            jobs.append((name, render_tool(env, tool)))
-    jobs.append(("_support.py", render_support(env)))
-    jobs.append(("_declarations.py", render_declarations(env, declarations, schemas_dir.as_posix())))
-    jobs.append(("__init__.py", render_init(env, tools, schemas_dir.as_posix())))
-    files.update(zip((name for name, _ in jobs), format_all(jobs), strict=True))
-    formatted = {name: text for name, text in files.items() if text is not None}
-    return Build(formatted, tuple(tools), tuple(warnings))
+        existing = _reusable(env, tool, reuse)
+        if existing is not None:
+            kept[name] = existing
+        else:
+            formatter.submit(name, render_tool(env, tool))
+            names.append(name)
+    formatter.submit("_support.py", render_support(env))
+    formatter.submit("__init__.py", render_init(env, tools, schemas_dir.as_posix()))
+    names += ["_support.py", "__init__.py"]
+    formatted = dict(zip(names, formatter.results(), strict=True))
+    order = [f"{tool.module}.py" for tool in tools] + ["_support.py", "_declarations.py", "__init__.py"]
+    files = {name: kept[name] if name in kept else formatted[name] for name in order}
+    return Build(files, tuple(tools), tuple(warnings))
 
 
 def _reusable(env: Environment, tool: ToolModule, reuse: Path | None) -> str | None:

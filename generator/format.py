@@ -13,7 +13,7 @@ import multiprocessing
 import os
 import threading
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 import black
@@ -66,15 +66,22 @@ def cores() -> int:
     return max(1, os.cpu_count() or 1)
 
 
+def _jobs_setting() -> int | None:
+    setting = os.environ.get(JOBS_VARIABLE, "").strip()
+    return int(setting) if setting.isdigit() and int(setting) > 0 else None
+
+
+def _pool_size(files: int, chars: int) -> int:
+    """Worker processes for this much work: 1 means serial, in this process."""
+    wanted = min(cores(), _jobs_setting() or cores())
+    if wanted < 2 or files < 2 or chars < PARALLEL_MIN_CHARS:
+        return 1
+    return min(wanted, files)
+
+
 def workers_for(jobs: Sequence[tuple[str, str]]) -> int:
     """How many processes to format `jobs` with: 1 means serial, in this process."""
-    wanted = cores()
-    setting = os.environ.get(JOBS_VARIABLE, "").strip()
-    if setting.isdigit() and int(setting) > 0:
-        wanted = min(wanted, int(setting))
-    if wanted < 2 or len(jobs) < 2 or sum(len(source) for _, source in jobs) < PARALLEL_MIN_CHARS:
-        return 1
-    return min(wanted, len(jobs))
+    return _pool_size(len(jobs), sum(len(source) for _, source in jobs))
 
 
 def _context() -> multiprocessing.context.BaseContext:
@@ -91,37 +98,76 @@ def _context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def format_all(jobs: Sequence[tuple[str, str]], workers: int | None = None) -> list[str]:
-    """format_source of every (name, source), in input order; `workers` None: workers_for.
+class Formatter:
+    """Formats a run's files while they are still being rendered: submit each one as soon as it
+    is rendered, then take `results()`, in submission order.
 
-    Raises RenderError for the first file (in input order) that does not parse. When worker
-    processes cannot be started or die, the remaining work is done serially, same output.
+    Files are held back until there is enough work to pay for worker processes (at least
+    PARALLEL_MIN_CHARS, more than one core); then a pool starts and formats them while the
+    caller renders the next ones. A run that never gets there is formatted serially, here.
+    Submit the largest file first when it is known, so that it does not start last.
+    `workers` fixes the number of processes (1: serial) instead of deciding from the work.
     """
-    count = workers_for(jobs) if workers is None else max(1, min(workers, len(jobs)))
-    if count == 1:
-        return [format_source(name, source) for name, source in jobs]
+
+    def __init__(self, workers: int | None = None) -> None:
+        self._workers = workers
+        self._jobs: list[tuple[str, str]] = []
+        self._chars = 0
+        self._pool: ProcessPoolExecutor | None = None
+        self._futures: list[Future[str]] = []
+        self._serial = workers is not None and workers < 2
+
+    def submit(self, name: str, source: str) -> None:
+        self._jobs.append((name, source))
+        self._chars += len(source)
+        if self._pool is not None:
+            self._futures.append(self._pool.submit(_format_job, (name, source)))
+        elif not self._serial and self._size(len(self._jobs)) > 1:
+            self._start()
+
+    def _size(self, files: int) -> int:
+        if self._workers is not None:
+            return min(self._workers, files)
+        return _pool_size(files, self._chars)
+
+    def _start(self) -> None:
+        # Sized for the whole run, since files keep coming: the cores, within TOOLGEN_JOBS.
+        count = self._workers or min(cores(), _jobs_setting() or cores())
+        try:
+            self._pool = ProcessPoolExecutor(count, mp_context=_context())
+        except (OSError, ValueError):
+            self._serial = True
+            return
+        self._futures = [self._pool.submit(_format_job, job) for job in self._jobs]
+
+    def results(self) -> list[str]:
+        """Every submitted file formatted, in submission order; RenderError for the first
+        (in that order) that does not parse. If the workers die, the rest is done here."""
+        if self._pool is None:
+            return [format_source(name, source) for name, source in self._jobs]
+        done: list[str | None] = [None] * len(self._jobs)
+        try:
+            for i, future in enumerate(self._futures):
+                try:
+                    done[i] = future.result()
+                except (BrokenProcessPool, OSError):
+                    break
+        finally:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+        return [text if text is not None else format_source(*self._jobs[i]) for i, text in enumerate(done)]
+
+
+def format_all(jobs: Sequence[tuple[str, str]], workers: int | None = None) -> list[str]:
+    """format_source of every (name, source), in input order (see Formatter; `workers` None:
+    decided from the cores, TOOLGEN_JOBS and the amount of work)."""
+    formatter = Formatter(workers)
     # Largest first, so that the biggest file (_declarations.py) never starts last and
     # leaves the other workers idle; the results are put back in input order.
     order = sorted(range(len(jobs)), key=lambda i: (-len(jobs[i][1]), i))
-    results: list[str | None] = [None] * len(jobs)
-    failures: list[tuple[int, RenderError]] = []
-    try:
-        pool = ProcessPoolExecutor(count, mp_context=_context())
-    except (OSError, ValueError):
-        return [format_source(name, source) for name, source in jobs]
-    try:
-        futures = [(i, pool.submit(_format_job, jobs[i])) for i in order]
-        for i, future in futures:
-            try:
-                results[i] = future.result()
-            except RenderError as exc:
-                failures.append((i, exc))
-            except (BrokenProcessPool, OSError):
-                break
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-    if failures:
-        raise min(failures, key=lambda failure: failure[0])[1]
-    return [
-        formatted if formatted is not None else format_source(*jobs[i]) for i, formatted in enumerate(results)
-    ]
+    for i in order:
+        formatter.submit(*jobs[i])
+    results: list[str] = [""] * len(jobs)
+    for i, text in zip(order, formatter.results(), strict=True):
+        results[i] = text
+    return results
