@@ -46,7 +46,7 @@ scale: setup  ## 1,000 tools generated and cross-checked; 125 KB-2 MB arguments 
 bench: $(BENCH_STAMP)  ## every peer, interleaved: benchmarks/RESULTS.md + results.png
 	$(BIN)/python -m benchmarks.run
 
-gencost: setup  ## generation cost (25 tools, no-op re-run, 1,000 BFCL tools), import time
+gencost: setup  ## generation cost (25 tools, 1,000 BFCL tools, 300 real: cold vs black, no-op, --check, one change), import time
 	$(BIN)/python -m benchmarks.gencost
 
 compile: $(COMPILE_STAMP)  ## optional: mypyc-compile generated/ in place (needs a C compiler)
