@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import multiprocessing
 import os
+import sys
 import threading
 from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -85,11 +86,12 @@ def workers_for(jobs: Sequence[tuple[str, str]]) -> int:
 
 
 def _context() -> multiprocessing.context.BaseContext:
-    # fork: the workers start with black already imported, in milliseconds. Not from a
-    # process with other threads (a lock held by one of them would stay held in the child):
-    # there a fork server, started clean, does the forking.
+    # fork: the workers start with black already imported, in milliseconds. Only on Linux
+    # (macOS system libraries do not survive a fork) and not from a process with other
+    # threads (a lock one of them holds would stay held in the child): there a fork server,
+    # started clean, does the forking; spawn where neither exists (Windows).
     methods = multiprocessing.get_all_start_methods()
-    if "fork" in methods and threading.active_count() == 1:
+    if sys.platform.startswith("linux") and "fork" in methods and threading.active_count() == 1:
         return multiprocessing.get_context("fork")
     if "forkserver" in methods:
         context = multiprocessing.get_context("forkserver")
