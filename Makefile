@@ -49,7 +49,7 @@ bench: $(BENCH_STAMP)  ## every peer, interleaved: benchmarks/RESULTS.md + resul
 coverage: setup  ## real-tools declarations: share of properties enforced per mode -> benchmarks/COVERAGE.md
 	$(BIN)/python -m benchmarks.coverage
 
-gencost: setup  ## generation cost (25 tools, no-op re-run, 1,000 BFCL tools), import time
+gencost: setup  ## generation cost (25 tools, 1,000 BFCL tools, 300 real: cold vs black, no-op, --check, one change), import time
 	$(BIN)/python -m benchmarks.gencost
 
 compile: $(COMPILE_STAMP)  ## optional: mypyc-compile generated/ in place (needs a C compiler)

@@ -7,6 +7,10 @@
 * importing the generated package, and the first `validate` (which imports one module),
   each minus the interpreter's own start-up.
 
+* issue 12's figures on 300 real declarations (real-tools, then BFCL): cold generate against
+  black alone (serial, one process), serial against parallel generate, no-op generate, no-op
+  `--check`, one changed declaration; interleaved runs, reported as ratios.
+
 Every number is the best of a few runs of a fresh process (two runs for the BFCL sizes).
 Results go into benchmarks/RESULTS.md between the gencost markers.
 """
@@ -28,6 +32,8 @@ ROOT = Path(__file__).resolve().parent.parent
 BFCL = ROOT.parent / "shared" / "reference" / "bfcl"
 if not BFCL.is_dir():
     BFCL = Path("/work/shared/reference/bfcl")
+REAL_TOOLS = BFCL.parent / "real-tools"
+REAL_COUNT = 300  # issue 12 measured on 300 real declarations
 RUNS = 3
 # BFCL's Python-flavoured dialect -> JSON Schema type names; "any" means no type at all.
 _TYPES = {"dict": "object", "float": "number", "tuple": "array", "list": "array", "int": "integer"}
@@ -87,16 +93,176 @@ def write_schemas(folder: Path, declarations: list[dict[str, Any]]) -> None:
         (folder / f"{i:04d}.json").write_text(json.dumps(declaration), encoding="utf-8")
 
 
-def generate(schemas: Path, out: Path) -> float:
+def generate(
+    schemas: Path, out: Path, *options: str, jobs: str | None = None, ok: tuple[int, ...] = (0,)
+) -> float:
     """Wall time of one `python -m generator generate` process."""
+    env = dict(os.environ)
+    env.pop("TOOLGEN_JOBS", None)
+    if jobs is not None:
+        env["TOOLGEN_JOBS"] = jobs
     started = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-m", "generator", "generate", "--schemas", str(schemas), "--out", str(out)],
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "generator",
+            "generate",
+            "--schemas",
+            str(schemas),
+            "--out",
+            str(out),
+            *options,
+        ],
         cwd=ROOT,
-        check=True,
+        env=env,
         capture_output=True,
+        check=False,
     )
-    return time.perf_counter() - started
+    seconds = time.perf_counter() - started
+    if done.returncode not in ok:
+        raise SystemExit(
+            f"generate {' '.join(options)} exited {done.returncode}: {done.stderr.decode()[-2000:]}"
+        )
+    return seconds
+
+
+def real_declarations(count: int) -> list[dict[str, Any]]:
+    """Every real-world declaration of /work/shared/reference/real-tools (SDKs, MCP servers,
+    cookbooks), then BFCL functions up to `count`, names distinct."""
+    found: list[dict[str, Any]] = []
+    names: set[str] = set()
+    for file in sorted(REAL_TOOLS.glob("*.json")) if REAL_TOOLS.is_dir() else []:
+        declaration = json.loads(file.read_text(encoding="utf-8"))
+        names.add(declaration["function"]["name"])
+        found.append(declaration)
+    for declaration in bfcl_declarations(1000):
+        if len(found) >= count:
+            break
+        if declaration["function"]["name"] not in names:
+            names.add(declaration["function"]["name"])
+            found.append(declaration)
+    return found[:count]
+
+
+BLACK_ALONE = """
+import json, sys, time
+from pathlib import Path
+import black
+from generator.format import MODE
+from generator.load import read_all
+from generator.lower import lower
+from generator.render import environment, render_declarations, render_init, render_support, render_tool
+schemas, final = Path(sys.argv[1]), Path(sys.argv[2])
+declarations = read_all(schemas)
+tools = [lower(d)[0] for d in declarations]
+env = environment()
+rendered = [render_tool(env, t) for t in tools]
+rendered += [render_support(env), render_declarations(env, declarations, "s"), render_init(env, tools, "s")]
+started = time.perf_counter()
+for source in rendered:
+    black.format_str(source, mode=MODE)
+serial = time.perf_counter() - started
+formatted = [p.read_text("utf-8") for p in sorted(final.glob("*.py"))]
+started = time.perf_counter()
+for source in formatted:
+    black.format_str(source, mode=MODE)  # already formatted: black makes one pass
+once = time.perf_counter() - started
+print(json.dumps({"serial": serial, "once": once, "files": len(rendered)}))
+"""
+
+
+def black_alone(schemas: Path, final: Path) -> tuple[float, float]:
+    """(black.format_str over every rendered file, serially in one process, as generate asks it;
+    black.format_str over the final files, which are stable, so one pass each), import excluded."""
+    done = subprocess.run(
+        [sys.executable, "-c", BLACK_ALONE, str(schemas), str(final)],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    )
+    found = json.loads(done.stdout)
+    return found["serial"], found["once"]
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.glob("*.py"))}
+
+
+def issue12_generation(work: Path, runs: int = RUNS) -> list[str]:
+    """Issue 12's generation figures on 300 real declarations, interleaved, as ratios."""
+    declarations = real_declarations(REAL_COUNT)
+    schemas = work / "real300"
+    write_schemas(schemas, declarations)
+    changed = work / "real300-one-changed"
+    shutil.copytree(schemas, changed)
+    first = changed / "0000.json"
+    edited = json.loads(first.read_text(encoding="utf-8"))
+    edited["function"]["description"] = edited["function"].get("description", "") + " (edited)"
+    first.write_text(json.dumps(edited), encoding="utf-8")
+    times: dict[str, list[float]] = {
+        k: [] for k in ("black", "once", "cold", "serial", "noop", "check", "one")
+    }
+
+    def black_run(r: int) -> None:
+        serial, once = black_alone(schemas, work / "real300-final")
+        times["black"].append(serial)
+        times["once"].append(once)
+
+    trees: dict[str, dict[str, bytes]] = {}  # what each kind of cold run wrote, for comparison
+
+    def compare(kind: str, out: Path) -> None:
+        trees.setdefault(kind, _tree(out))
+        if trees[kind] != _tree(out) or (len(trees) == 2 and trees["pool"] != trees["serial"]):
+            raise SystemExit("serial and parallel generates differ")
+
+    def cold_run(r: int) -> None:
+        out = work / f"real300-out{r}"
+        times["cold"].append(generate(schemas, out))
+        compare("pool", out)
+        times["noop"].append(generate(schemas, out))
+        times["check"].append(generate(schemas, out, "--check"))
+        times["one"].append(generate(changed, out))
+
+    def serial_run(r: int) -> None:
+        out = work / f"real300-serial{r}"
+        times["serial"].append(generate(schemas, out, jobs="1"))
+        compare("serial", out)
+
+    generate(schemas, work / "real300-final")
+    steps = [black_run, cold_run, serial_run]
+    for r in range(runs):
+        for step in steps[r % 3 :] + steps[: r % 3]:
+            step(r)
+    best = {k: min(v) for k, v in times.items()}
+    cold = best["cold"]
+    real = min(len(declarations), len(list(REAL_TOOLS.glob("*.json"))))
+    rows = [
+        (
+            "black alone, serial: format_str of every rendered file, one process / cold generate",
+            best["black"] / cold,
+            ">= 1.60x",
+        ),
+        ("cold generate, serial (TOOLGEN_JOBS=1) / cold generate", best["serial"] / cold, "-"),
+        ("black alone, one pass over the final (stable) files / cold generate", best["once"] / cold, "-"),
+        ("no-op generate / cold generate", best["noop"] / cold, "-"),
+        ("no-op `--check` / cold generate", best["check"] / cold, "<= 0.10x"),
+        ("one changed declaration, generate / cold generate", best["one"] / cold, "-"),
+    ]
+    lines = [
+        f"Issue 12, on {len(declarations)} real declarations ({real} from real-world SDKs, MCP servers "
+        f"and cookbooks, the rest BFCL), {os.cpu_count()} cores: best of {runs} interleaved runs, each a "
+        "whole process; ratios to a cold generate (fresh folder, default: the format pool).",
+        "",
+        "| measurement | ratio | wanted |",
+        "|---|---|---|",
+        *(f"| {label} | {ratio:.2f}x | {wanted} |" for label, ratio, wanted in rows),
+        "",
+        "Seconds, for scale only (the machine is shared): "
+        + ", ".join(f"{name} {seconds:.1f}" for name, seconds in best.items())
+        + ". Serial and parallel outputs were compared byte for byte in every run.",
+    ]
+    return lines
 
 
 def fresh_and_noop(schemas: Path, work: Path, runs: int = RUNS) -> tuple[float, float]:
@@ -152,7 +318,8 @@ def main() -> None:
             lines.append(
                 f"| generate BFCL, no-op re-run | {count:,} | {noop:.2f} s | {noop / count * 1000:.1f} ms |"
             )
-        lines += ["", _linearity(per_tool), "", stage_costs(declarations, work), ""]
+        lines += ["", _linearity(per_tool), "", stage_costs(real_declarations(REAL_COUNT), work), ""]
+        lines += [*issue12_generation(work), ""]
         shutil.copytree(ROOT / "generated", work / "pkg" / "generated", ignore=shutil.ignore_patterns("*.so"))
         shutil.copytree(work / "gen1000" / "out0", work / "pkg" / "bfcl1000")
         builtin = import_costs(work / "pkg", "generated", "Read")
@@ -179,16 +346,20 @@ def _linearity(per_tool: list[float]) -> str:
 
 
 def stage_costs(declarations: list[dict[str, Any]], work: Path) -> str:
-    """In-process cost per tool of each stage, on a sample: where generation time goes."""
+    """In-process, serial cost of each stage on the 300 real declarations: where time goes."""
+    import ast
+
+    import black
+
     from generator.check import check
-    from generator.format import format_source
+    from generator.format import MODE
     from generator.load import read_all
     from generator.lower import lower
     from generator.plan import plan
     from generator.render import environment, render_tool
 
     schemas = work / "stages"
-    write_schemas(schemas, declarations[:100])
+    write_schemas(schemas, declarations)
     started = time.perf_counter()
     loaded = read_all(schemas)
     timings = {"load": time.perf_counter() - started}
@@ -198,16 +369,19 @@ def stage_costs(declarations: list[dict[str, Any]], work: Path) -> str:
     started = time.perf_counter()
     plans = [plan(t) for t in tools]
     timings["plan"] = time.perf_counter() - started
+    started = time.perf_counter()
     env = environment()
-    started = time.perf_counter()
     sources = [render_tool(env, p) for p in plans]
-    timings["render (Jinja2)"] = time.perf_counter() - started
+    timings["render (Jinja2, with template compilation)"] = time.perf_counter() - started
     started = time.perf_counter()
-    for tool, source in zip(tools, sources, strict=True):
-        format_source(f"{tool.module}.py", source)
-    timings["format (black + ast.parse)"] = time.perf_counter() - started
+    formatted = [black.format_str(source, mode=MODE) for source in sources]
+    timings["black.format_str"] = time.perf_counter() - started
+    started = time.perf_counter()
+    for source in formatted:
+        ast.parse(source)
+    timings["ast.parse of the result"] = time.perf_counter() - started
     parts = ", ".join(f"{name} {seconds / len(tools) * 1000:.2f} ms" for name, seconds in timings.items())
-    return f"Per tool, in process, 100 BFCL tools: {parts}."
+    return f"Per tool, in process, serial, {len(tools)} real declarations: {parts}."
 
 
 def write_section(body: str) -> None:

@@ -21,7 +21,7 @@ from pathlib import Path
 from generator import header as hdr
 from generator.check import check
 from generator.errors import DeclarationError, Notice
-from generator.format import MODE, format_source
+from generator.format import MODE, Formatter, format_source
 from generator.ir import ToolModule
 from generator.load import Declaration, display_name, read_all
 from generator.lower import lower
@@ -35,7 +35,7 @@ OUTPUT_STAGES = (
     "build.py", "check.py", "errors.py", "format.py", "header.py", "ir.py", "load.py",
     "lower.py", "names.py", "patterns.py", "plan.py", "render.py", "schema_graph.py", "shapes.py",
 )  # fmt: skip
-NOT_OUTPUT = ("__init__.py", "__main__.py", "cli.py", "compile.py", "textui.py", "write.py")
+NOT_OUTPUT = ("__init__.py", "__main__.py", "cli.py", "compile.py", "config.py", "textui.py", "write.py")
 
 
 def _code(text: str) -> str:
@@ -93,16 +93,29 @@ def build(schemas_dir: Path, reuse: Path | None = None) -> Build:
     env = environment()
     files: dict[str, str] = {}
     rendered: list[str] = []
+    # Each file to render is handed to the formatter as soon as it is rendered: with a
+    # process pool, black runs while the next files are rendered (generator/format.py).
+    formatter = Formatter()
+    pending: list[tuple[str, str, str]] = []  # (file name, source label, source sha256)
 
     def place(name: str, source: str, source_sha: str, body: str | Callable[[], str]) -> None:
         found = trusted.get(name)
         if found is not None and found.fields["Source sha256"] == source_sha and found.source == source:
             files[name] = found.text
             return
-        text = body() if callable(body) else body
-        files[name] = hdr.with_header(source, source_sha, format_source(name, text))
+        files[name] = ""  # keeps the file order; filled in once formatted
+        formatter.submit(name, body() if callable(body) else body)
+        pending.append((name, source, source_sha))
         rendered.append(name)
 
+    label = display_name(schemas_dir)
+    # The largest file first, so that it does not start last and leave the other cores idle.
+    place(
+        "_declarations.py",
+        label,
+        _digest((d.name, d.sha256) for d in declarations),
+        lambda: render_declarations(env, declarations),
+    )
     for tool in tools:
 
         def body(tool: ToolModule = tool) -> str:
@@ -112,13 +125,10 @@ def build(schemas_dir: Path, reuse: Path | None = None) -> Build:
     support = SUPPORT.read_bytes()
     support_sha = hashlib.sha256(support).hexdigest()
     place("_support.py", "templates/_support.py", support_sha, support.decode("utf-8"))
-    label = display_name(schemas_dir)
-    place(
-        "_declarations.py",
-        label,
-        _digest((d.name, d.sha256) for d in declarations),
-        lambda: render_declarations(env, declarations),
-    )
+    for (name, source, source_sha), text in zip(pending, formatter.results(), strict=True):
+        files[name] = hdr.with_header(source, source_sha, text)
+    order = [*(f"{t.module}.py" for t in tools), "_support.py", "_declarations.py"]
+    files = {name: files[name] for name in order}
     bodies = [(name, hdr.sha256(hdr.split(text)[1])) for name, text in files.items()]
     init_body = format_source("__init__.py", render_init(env, {t.tool: t.module for t in tools}))
     files["__init__.py"] = hdr.with_header(

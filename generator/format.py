@@ -1,11 +1,25 @@
-"""Stage 4: format rendered source with black (mode pinned here) and prove it parses."""
+"""Stage 4: format rendered source with black (mode pinned here) and prove it parses.
+
+`format_all` formats a whole run's files, in a process pool when there is enough work and
+more than one core: black is pure CPU and nearly all of a cold generate's time, so a pool
+divides it by the number of cores. The results come back in input order and are the same
+bytes as a serial run (black is deterministic; each file is formatted on its own).
+"""
 
 from __future__ import annotations
 
 import ast
+import multiprocessing
+import os
+import sys
+import threading
+from collections.abc import Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 import black
 from black.mode import TargetVersion
+from black.parsing import InvalidInput
 
 # Pinned in code so that output never depends on a reader's black configuration.
 MODE = black.Mode(
@@ -17,16 +31,145 @@ MODE = black.Mode(
     preview=False,
 )
 
+# Below this much rendered source (about half a second of black on one core), starting
+# worker processes costs more than it saves: small runs stay serial.
+PARALLEL_MIN_CHARS = 64_000
+# `TOOLGEN_JOBS=N` caps the worker processes (1: always serial); unset or not a positive
+# integer: one per core this process may run on.
+JOBS_VARIABLE = "TOOLGEN_JOBS"
+
 
 class RenderError(Exception):
     """Generated source that does not parse: a bug in toolgen, never in a declaration."""
 
 
 def format_source(name: str, source: str) -> str:
+    """black's formatting of one rendered file, which must parse before and after."""
     try:
-        ast.parse(source, filename=name)
+        formatted = black.format_str(source, mode=MODE)
+    except InvalidInput as exc:
+        raise RenderError(f"{name}: rendered code does not parse: {exc}") from exc
+    try:
+        ast.parse(formatted, filename=name)
     except SyntaxError as exc:
         raise RenderError(f"{name}: rendered code does not parse: {exc}") from exc
-    formatted = black.format_str(source, mode=MODE)
-    ast.parse(formatted, filename=name)
     return formatted
+
+
+def _format_job(job: tuple[str, str]) -> str:
+    return format_source(*job)
+
+
+def cores() -> int:
+    """The cores this process may run on (its CPU affinity where the platform has one)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def _jobs_setting() -> int | None:
+    setting = os.environ.get(JOBS_VARIABLE, "").strip()
+    return int(setting) if setting.isdigit() and int(setting) > 0 else None
+
+
+def _pool_size(files: int, chars: int) -> int:
+    """Worker processes for this much work: 1 means serial, in this process."""
+    wanted = min(cores(), _jobs_setting() or cores())
+    if wanted < 2 or files < 2 or chars < PARALLEL_MIN_CHARS:
+        return 1
+    return min(wanted, files)
+
+
+def workers_for(jobs: Sequence[tuple[str, str]]) -> int:
+    """How many processes to format `jobs` with: 1 means serial, in this process."""
+    return _pool_size(len(jobs), sum(len(source) for _, source in jobs))
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    # fork: the workers start with black already imported, in milliseconds. Only on Linux
+    # (macOS system libraries do not survive a fork) and not from a process with other
+    # threads (a lock one of them holds would stay held in the child): there a fork server,
+    # started clean, does the forking; spawn where neither exists (Windows).
+    methods = multiprocessing.get_all_start_methods()
+    if sys.platform.startswith("linux") and "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    if "forkserver" in methods:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["generator.format"])
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+class Formatter:
+    """Formats a run's files while they are still being rendered: submit each one as soon as it
+    is rendered, then take `results()`, in submission order.
+
+    Files are held back until there is enough work to pay for worker processes (at least
+    PARALLEL_MIN_CHARS, more than one core); then a pool starts and formats them while the
+    caller renders the next ones. A run that never gets there is formatted serially, here.
+    Submit the largest file first when it is known, so that it does not start last.
+    `workers` fixes the number of processes (1: serial) instead of deciding from the work.
+    """
+
+    def __init__(self, workers: int | None = None) -> None:
+        self._workers = workers
+        self._jobs: list[tuple[str, str]] = []
+        self._chars = 0
+        self._pool: ProcessPoolExecutor | None = None
+        self._futures: list[Future[str]] = []
+        self._serial = workers is not None and workers < 2
+
+    def submit(self, name: str, source: str) -> None:
+        self._jobs.append((name, source))
+        self._chars += len(source)
+        if self._pool is not None:
+            self._futures.append(self._pool.submit(_format_job, (name, source)))
+        elif not self._serial and self._size(len(self._jobs)) > 1:
+            self._start()
+
+    def _size(self, files: int) -> int:
+        if self._workers is not None:
+            return min(self._workers, files)
+        return _pool_size(files, self._chars)
+
+    def _start(self) -> None:
+        # Sized for the whole run, since files keep coming: the cores, within TOOLGEN_JOBS.
+        count = self._workers or min(cores(), _jobs_setting() or cores())
+        try:
+            self._pool = ProcessPoolExecutor(count, mp_context=_context())
+        except (OSError, ValueError):
+            self._serial = True
+            return
+        self._futures = [self._pool.submit(_format_job, job) for job in self._jobs]
+
+    def results(self) -> list[str]:
+        """Every submitted file formatted, in submission order; RenderError for the first
+        (in that order) that does not parse. If the workers die, the rest is done here."""
+        if self._pool is None:
+            return [format_source(name, source) for name, source in self._jobs]
+        done: list[str | None] = [None] * len(self._jobs)
+        try:
+            for i, future in enumerate(self._futures):
+                try:
+                    done[i] = future.result()
+                except (BrokenProcessPool, OSError):
+                    break
+        finally:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+        return [text if text is not None else format_source(*self._jobs[i]) for i, text in enumerate(done)]
+
+
+def format_all(jobs: Sequence[tuple[str, str]], workers: int | None = None) -> list[str]:
+    """format_source of every (name, source), in input order (see Formatter; `workers` None:
+    decided from the cores, TOOLGEN_JOBS and the amount of work)."""
+    formatter = Formatter(workers)
+    # Largest first, so that the biggest file (_declarations.py) never starts last and
+    # leaves the other workers idle; the results are put back in input order.
+    order = sorted(range(len(jobs)), key=lambda i: (-len(jobs[i][1]), i))
+    for i in order:
+        formatter.submit(*jobs[i])
+    results: list[str] = [""] * len(jobs)
+    for i, text in zip(order, formatter.results(), strict=True):
+        results[i] = text
+    return results

@@ -1,0 +1,126 @@
+"""Formatting in a process pool: the same bytes as a serial run, in the same order, and the
+same bytes as the checked-in package; errors and a pool that cannot start behave as serially."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator import format as format_stage
+from generator import header as hdr
+from generator.build import build
+from generator.check import check
+from generator.format import RenderError, format_all, workers_for
+from generator.load import read_all
+from generator.lower import lower
+from generator.plan import plan
+from generator.render import SUPPORT, environment, render_declarations, render_init, render_tool
+from tests.genpkg import ROOT
+
+
+def _jobs() -> list[tuple[str, str]]:
+    """Every file of the built-in package, rendered and not yet formatted, as build() has them."""
+    declarations = read_all(Path("tool_schemas"))
+    tools = [lower(d, check(d)) for d in declarations]
+    env = environment()
+    jobs = [(f"{tool.module}.py", render_tool(env, plan(tool))) for tool in tools]
+    jobs.append(("_support.py", SUPPORT.read_text("utf-8")))
+    jobs.append(("_declarations.py", render_declarations(env, declarations)))
+    jobs.append(("__init__.py", render_init(env, {t.tool: t.module for t in tools})))
+    return jobs
+
+
+@pytest.fixture
+def in_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+
+
+def _checked_in() -> dict[str, str]:
+    return {p.name: p.read_text("utf-8") for p in sorted((ROOT / "generated").glob("*.py"))}
+
+
+def _checked_in_bodies() -> dict[str, str]:
+    """The checked-in files below their headers: what the formatter is given to produce."""
+    return {name: hdr.split(text)[1] for name, text in _checked_in().items()}
+
+
+def test_pool_and_serial_give_the_checked_in_bytes_in_input_order(in_root: None) -> None:
+    jobs = _jobs()
+    assert len(jobs) == 28 and workers_for(jobs) == min(format_stage.cores(), 28)
+    serial = format_all(jobs, workers=1)
+    pooled = format_all(jobs, workers=2)
+    assert pooled == serial
+    assert dict(zip([name for name, _ in jobs], pooled, strict=True)) == _checked_in_bodies()
+
+
+def test_build_gives_the_same_files_in_the_same_order_serial_or_pooled(
+    in_root: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TOOLGEN_JOBS", "1")
+    serial = build(Path("tool_schemas")).files
+    monkeypatch.setenv("TOOLGEN_JOBS", "2")
+    monkeypatch.setattr(format_stage, "cores", lambda: 2)
+    pooled = build(Path("tool_schemas")).files
+    assert list(pooled) == list(serial) and pooled == serial == _checked_in()
+
+
+def _cli_generate(out: Path, jobs: str) -> None:
+    env = dict(os.environ, TOOLGEN_JOBS=jobs)
+    done = subprocess.run(
+        [sys.executable, "-m", "generator", "generate", "--out", str(out)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("25 tools: 25 changed, 0 unchanged, 0 removed (+3 package files) in ")
+
+
+def test_cold_generate_from_the_cli_is_byte_identical_serial_or_parallel(tmp_path: Path) -> None:
+    # A whole CLI process, as `make generate` runs it (one thread: the fork start method).
+    _cli_generate(tmp_path / "serial", "1")
+    _cli_generate(tmp_path / "parallel", "2")
+    serial = {p.name: p.read_bytes() for p in sorted((tmp_path / "serial").iterdir())}
+    parallel = {p.name: p.read_bytes() for p in sorted((tmp_path / "parallel").iterdir())}
+    assert parallel == serial
+    assert {name: data.decode("utf-8") for name, data in parallel.items()} == _checked_in()
+
+
+def test_small_runs_and_one_core_stay_serial(monkeypatch: pytest.MonkeyPatch) -> None:
+    small = [("a.py", "x = 1\n"), ("b.py", "y = 2\n")]
+    big = [(f"m{i}.py", "x = 1\n" * 20_000) for i in range(3)]
+    monkeypatch.setattr(format_stage, "cores", lambda: 2)
+    monkeypatch.delenv("TOOLGEN_JOBS", raising=False)
+    assert workers_for(small) == 1
+    assert workers_for(big) == 2
+    assert workers_for(big[:1]) == 1
+    for setting, expected in (("1", 1), ("8", 2), ("0", 2), ("many", 2), ("", 2)):
+        monkeypatch.setenv("TOOLGEN_JOBS", setting)
+        assert workers_for(big) == expected
+    monkeypatch.setattr(format_stage, "cores", lambda: 1)
+    monkeypatch.delenv("TOOLGEN_JOBS")
+    assert workers_for(big) == 1
+
+
+def test_a_file_that_does_not_parse_is_refused_alike_serial_or_pooled() -> None:
+    jobs = [("ok.py", "x=1\n"), ("bad1.py", "def f(:\n"), ("ok2.py", "y=[1,\n2]\n"), ("bad2.py", "x = = 1\n")]
+    for workers in (1, 2):
+        with pytest.raises(RenderError) as caught:
+            format_all(jobs, workers=workers)
+        assert str(caught.value).startswith("bad1.py: rendered code does not parse: ")
+    assert format_all(jobs[::2], workers=2) == ["x = 1\n", "y = [1, 2]\n"]
+
+
+def test_a_pool_that_cannot_start_falls_back_to_serial(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_processes(*args: object, **kwargs: object) -> None:
+        raise OSError("no more processes")
+
+    monkeypatch.setattr(format_stage, "ProcessPoolExecutor", no_processes)
+    jobs = [(f"m{i}.py", f"x{i}=[ {i} ]\n") for i in range(4)]
+    assert format_all(jobs, workers=2) == [f"x{i} = [{i}]\n" for i in range(4)]
