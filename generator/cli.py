@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from generator.build import Build, build
+from generator.config import ConfigError, Settings, settings
 from generator.errors import DeclarationError
 from generator.textui import coloured_diff
 from generator.write import OutputError, Plan, check_output_folder, diff, plan_locked, write_locked
@@ -23,21 +24,22 @@ if TYPE_CHECKING:
 _PROGRESS_BYTES = 1 << 20  # files larger than this get a progress bar even off a terminal
 _SUPPORT_FILES = frozenset({"__init__.py", "_support.py", "_declarations.py"})
 
+# Defaults come from the project's [tool.toolgen] table, else these (generator/config.py).
 _schemas_option = click.option(
     "--schemas",
-    default="tool_schemas",
-    show_default=True,
+    default=None,
     metavar="DIR",
     type=click.Path(path_type=Path),
-    help="Folder of tool declarations (*.json): OpenAI, Anthropic or MCP form, one or many tools a file.",
+    help="Folder of tool declarations (*.json): OpenAI, Anthropic or MCP form, one or many tools "
+    "a file.  [default: [tool.toolgen] schemas, else tool_schemas]",
 )
 _out_option = click.option(
     "--out",
-    default="generated",
-    show_default=True,
+    default=None,
     metavar="DIR",
     type=click.Path(path_type=Path),
-    help="Folder of the generated package (its import name is the folder's name).",
+    help="Folder of the generated package (its import name is the folder's name).  "
+    "[default: [tool.toolgen] out, else generated]",
 )
 _strict_option = click.option(
     "--strict", is_flag=True, help="Treat warnings about declarations as errors (exit 2)."
@@ -52,6 +54,14 @@ _color_option = click.option(
 def _fail(message: str) -> NoReturn:
     click.echo(f"error: {message}", err=True)
     sys.exit(2)
+
+
+def _settings(schemas: Path | None = None, out: Path | None = None) -> Settings:
+    """The options in force: the command line's, else the project's [tool.toolgen] table."""
+    try:
+        return settings(schemas=schemas, out=out)
+    except ConfigError as exc:
+        _fail(str(exc))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -81,7 +91,7 @@ def main() -> None:
 @_color_option
 @click.pass_context
 def generate(
-    ctx: click.Context, schemas: Path, out: Path, check: bool, strict: bool, color: bool | None
+    ctx: click.Context, schemas: Path | None, out: Path | None, check: bool, strict: bool, color: bool | None
 ) -> None:
     """Generate one validator module per tool declaration.
 
@@ -89,7 +99,7 @@ def generate(
     no declaration produces any more. Prints a one-line summary. Exit 0 on success, 1 with
     --check when generated files differ, 2 when a declaration is refused (nothing written).
     """
-    _generate(ctx, schemas, out, check, strict, color)
+    _generate(ctx, _settings(schemas, out), check, strict, color)
 
 
 @main.command()
@@ -98,19 +108,20 @@ def generate(
 @_strict_option
 @_color_option
 @click.pass_context
-def check(ctx: click.Context, schemas: Path, out: Path, strict: bool, color: bool | None) -> None:
+def check(
+    ctx: click.Context, schemas: Path | None, out: Path | None, strict: bool, color: bool | None
+) -> None:
     """Check that the generated package is up to date (same as generate --check).
 
     Writes nothing. Exit 0 when in sync; 1 with a unified diff (coloured on a terminal) and
     the command that fixes it; 2 when a declaration is refused. Meant for CI and pre-commit.
     """
-    _generate(ctx, schemas, out, True, strict, color)
+    _generate(ctx, _settings(schemas, out), True, strict, color)
 
 
-def _generate(
-    ctx: click.Context, schemas: Path, out: Path, check: bool, strict: bool, color: bool | None
-) -> None:
+def _generate(ctx: click.Context, options: Settings, check: bool, strict: bool, color: bool | None) -> None:
     started = time.perf_counter()
+    schemas, out = options.schemas, options.out
     try:
         check_output_folder(out, schemas)
         # --check reuses too: a file is reused only when its bytes are what its header says
@@ -121,7 +132,7 @@ def _generate(
         if strict and result.warnings:
             _fail(f"{len(result.warnings)} warning(s) under --strict; nothing written")
         if check:
-            _report_drift(ctx, plan_locked(out, result.files), result, schemas, out, color)
+            _report_drift(ctx, plan_locked(out, result.files), result, options, color)
             return
         todo = write_locked(out, result.files)
     except (DeclarationError, OutputError) as exc:
@@ -141,18 +152,21 @@ def _summary(todo: Plan, result: Build, seconds: float) -> str:
     )
 
 
-def _fix_command(ctx: click.Context, schemas: Path, out: Path) -> str:
+def _fix_command(ctx: click.Context, options: Settings) -> str:
+    """The command that repairs the drift: what was given on the command line is repeated;
+    the project's [tool.toolgen] table will be read again."""
     words = [ctx.find_root().info_name or "toolgen", "generate"]
-    if schemas != Path("tool_schemas"):
-        words += ["--schemas", schemas.as_posix()]
-    if out != Path("generated"):
-        words += ["--out", out.as_posix()]
+    if "schemas" in options.explicit:
+        words += ["--schemas", options.schemas.as_posix()]
+    if "out" in options.explicit:
+        words += ["--out", options.out.as_posix()]
     return " ".join(words)
 
 
 def _report_drift(
-    ctx: click.Context, todo: Plan, result: Build, schemas: Path, out: Path, color: bool | None
+    ctx: click.Context, todo: Plan, result: Build, options: Settings, color: bool | None
 ) -> None:
+    out = options.out
     if todo.in_sync:
         click.echo(f"{out.as_posix()}: in sync ({len(result.tools)} tools)")
         return
@@ -161,7 +175,7 @@ def _report_drift(
         for name in names:
             click.echo(f"{label}: {(out / name).as_posix()}", err=True)
     click.echo(
-        f"generated code is out of sync; run: {_fix_command(ctx, schemas, out)}", err=True, color=color
+        f"generated code is out of sync; run: {_fix_command(ctx, options)}", err=True, color=color
     )
     sys.exit(1)
 
@@ -181,7 +195,7 @@ def _package(out: Path) -> Package:
 @click.argument("tool")
 @click.argument("arguments", default="-", metavar="[JSON | -]")
 @_out_option
-def validate(tool: str, arguments: str, out: Path) -> None:
+def validate(tool: str, arguments: str, out: Path | None) -> None:
     """Validate one call of TOOL with the generated package, and print the result.
 
     JSON is the call's arguments as a JSON object; "-" (the default) reads them from
@@ -197,6 +211,7 @@ def validate(tool: str, arguments: str, out: Path) -> None:
         args = json.loads(text)
     except (ValueError, RecursionError) as exc:
         _fail(f"the arguments are not JSON: {exc}")
+    out = _settings(out=out).out
     package = _package(out)
     if tool not in package.TOOL_NAMES:
         click.echo(
@@ -214,7 +229,7 @@ def validate(tool: str, arguments: str, out: Path) -> None:
 @main.command()
 @click.argument("tool")
 @_schemas_option
-def explain(tool: str, schemas: Path) -> None:
+def explain(tool: str, schemas: Path | None) -> None:
     """Show what the validator of TOOL checks, and what its declaration says that is not checked.
 
     Prints a table of the tool's parameters (path, type, required, enum; `[]` is every
@@ -225,7 +240,7 @@ def explain(tool: str, schemas: Path) -> None:
     from generator.readers import explain as explain_module
 
     try:
-        explanation = explain_module.explain(schemas, tool)
+        explanation = explain_module.explain(_settings(schemas=schemas).schemas, tool)
     except (DeclarationError, explain_module.UnknownTool) as exc:
         _fail(str(exc))
     click.echo(explain_module.render(explanation))
@@ -242,7 +257,7 @@ def explain(tool: str, schemas: Path) -> None:
     default=None,
     help="Show a progress bar. Default: on a terminal, or for files over 1 MB.",
 )
-def audit(files: tuple[Path, ...], out: Path, as_json: bool, progress: bool | None) -> None:
+def audit(files: tuple[Path, ...], out: Path | None, as_json: bool, progress: bool | None) -> None:
     """Replay recorded tool calls through the validators, running nothing.
 
     Each FILE is JSON Lines: OpenAI tool_calls entries or assistant messages, Anthropic
@@ -254,6 +269,7 @@ def audit(files: tuple[Path, ...], out: Path, as_json: bool, progress: bool | No
     """
     from generator.readers import audit as audit_module
 
+    out = _settings(out=out).out
     package = _package(out)
     result = audit_module.Audit()
     for path in files:

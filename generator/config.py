@@ -46,12 +46,13 @@ class Settings:
     explicit: frozenset[str]
 
 
-def table(root: Path) -> tuple[Path | None, dict[str, Any]]:
-    """The pyproject.toml of the project root and its [tool.toolgen] table ({} when absent)."""
+def table(root: Path, here: Path) -> tuple[Path | None, dict[str, Any]]:
+    """The pyproject.toml of the project root and its [tool.toolgen] table ({} when absent);
+    messages name the file as seen from `here`, the working directory."""
     path = root / "pyproject.toml"
     if not path.is_file():
         return None, {}
-    shown = _shown(path)
+    shown = Path(os.path.relpath(path, here)).as_posix()
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
@@ -82,7 +83,7 @@ def settings(
 ) -> Settings:
     """The options in force: the command line's, else the project's table, else the defaults."""
     here = (cwd or Path.cwd()).resolve()
-    path, found = table(project_root(here))
+    path, found = table(project_root(here), here)
     given = {"schemas": schemas, "out": out, "keywords": keywords}
 
     def path_of(key: str) -> Path:
@@ -104,10 +105,3 @@ def settings(
 def _relative(target: Path, here: Path) -> Path:
     """A configured folder as seen from the working directory (shortest spelling)."""
     return Path(os.path.relpath(target, here))
-
-
-def _shown(path: Path) -> str:
-    try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return path.as_posix()

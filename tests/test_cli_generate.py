@@ -184,14 +184,25 @@ def test_pre_commit_hook_runs_toolgen_check(project: Path, monkeypatch: pytest.M
         "system",
         "false",
     )
-    assert re.search(hook["files"], "tool_schemas/Write.json") and re.search(hook["files"], "generated/x.py")
-    assert not re.search(hook["files"], "src/tool_schemas/x.json")
+    # Every commit: the folders it reads come from [tool.toolgen], so no file filter can know them.
+    assert hook["always_run"] == "true" and "files" not in hook
     shutil.copytree(project / "schemas", project / "tool_schemas")
     monkeypatch.chdir(project)
     command = hook["entry"].split()[1:]
     assert toolgen(*command).exit_code == 1  # nothing generated yet
     toolgen("generate")
     assert (toolgen(*command).exit_code, toolgen(*command).stdout) == (0, "generated: in sync (3 tools)\n")
+
+
+def test_pre_commit_hook_reads_the_projects_table(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    [hook] = hooks((ROOT / ".pre-commit-hooks.yaml").read_text("utf-8"))
+    (project / "pyproject.toml").write_text('[tool.toolgen]\nschemas = "schemas"\nout = "pkg"\n', "utf-8")
+    monkeypatch.chdir(project)
+    command = hook["entry"].split()[1:]
+    missing = toolgen(*command)
+    assert missing.exit_code == 1 and missing.stderr.endswith("run: toolgen generate\n")
+    toolgen("generate")
+    assert (toolgen(*command).exit_code, toolgen(*command).stdout) == (0, "pkg: in sync (3 tools)\n")
 
 
 def run_on_terminal(*args: str) -> tuple[int, str]:
