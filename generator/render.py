@@ -18,6 +18,7 @@ from typing import Any
 
 import jinja2
 
+from generator.openai_strict import qualifies
 from generator.plan import ModulePlan
 from generator.shapes import describe
 
@@ -117,5 +118,13 @@ def render_init(env: jinja2.Environment, modules: dict[str, str]) -> str:
 def render_declarations(env: jinja2.Environment, declarations: list[Any]) -> str:
     """`_declarations.py`'s body: each tool's declaration in OpenAI and Anthropic form."""
     ordered = sorted(declarations, key=lambda d: d.name)
-    tools = [{"name": d.name, "description": describe(d.raw), "parameters": d.parameters} for d in ordered]
+    tools = [
+        {
+            "name": d.name,
+            "description": describe(d.raw),
+            "parameters": d.parameters,
+            "strict": qualifies(d.parameters),
+        }
+        for d in ordered
+    ]
     return env.get_template("declarations.py.j2").render(tools=tools)

@@ -14,7 +14,7 @@ from openai.types.responses import FunctionToolParam
 from pydantic import TypeAdapter
 
 import generated
-from generated import _declarations
+from generator.openai_strict import qualifies
 
 STRICT = {"EnterPlanMode", "ExitPlanMode", "Write"}  # see README, "Responses API"
 
@@ -106,5 +106,5 @@ CASES: dict[str, tuple[dict[str, Any], bool]] = {
 
 def test_strict_is_set_exactly_for_declarations_strict_mode_accepts() -> None:
     # The rule is template code, the same in every generated package: exercised here directly.
-    decided = {name: _declarations._strict(schema) for name, (schema, _) in CASES.items()}
+    decided = {name: qualifies(schema) for name, (schema, _) in CASES.items()}
     assert decided == {name: accepted for name, (_, accepted) in CASES.items()}
