@@ -183,7 +183,8 @@ class ModulePlan:
             obj = schema.find(ObjectCheck)
             keys = ""
             lower = self._lower_name(name)
-            if isinstance(obj, ObjectCheck) and obj.extra in ("forbid", "check"):
+            # An object that declares no name has no key set: every key is undeclared.
+            if isinstance(obj, ObjectCheck) and obj.extra in ("forbid", "check") and obj.members:
                 keys = f"_{self._keys_name(lower)}"
             helper = Helper(lower, schema, self.kinds(schema), keys)
             self._helper_of[key] = helper
