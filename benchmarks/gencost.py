@@ -149,16 +149,19 @@ BLACK_ALONE = """
 import json, sys, time
 from pathlib import Path
 import black
+from generator.check import check
 from generator.format import MODE
 from generator.load import read_all
 from generator.lower import lower
-from generator.render import environment, render_declarations, render_init, render_support, render_tool
+from generator.plan import plan
+from generator.render import SUPPORT, environment, render_declarations, render_init, render_tool
 schemas, final = Path(sys.argv[1]), Path(sys.argv[2])
 declarations = read_all(schemas)
-tools = [lower(d)[0] for d in declarations]
+tools = [lower(d, check(d)) for d in declarations]
 env = environment()
-rendered = [render_tool(env, t) for t in tools]
-rendered += [render_support(env), render_declarations(env, declarations, "s"), render_init(env, tools, "s")]
+rendered = [render_tool(env, plan(t)) for t in tools]
+rendered += [SUPPORT.read_text("utf-8"), render_declarations(env, declarations)]
+rendered += [render_init(env, {t.tool: t.module for t in tools})]
 started = time.perf_counter()
 for source in rendered:
     black.format_str(source, mode=MODE)
