@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from generator.readers.package import Package
 
 _PROGRESS_BYTES = 1 << 20  # files larger than this get a progress bar even off a terminal
-_SUPPORT_FILES = frozenset({"__init__.py", "_support.py", "_declarations.py"})
+_SUPPORT_FILES = frozenset({"__init__.py", "_support.py", "_declarations.py", "_extended.py"})
 
 _schemas_option = click.option(
     "--schemas",
@@ -41,6 +41,13 @@ _out_option = click.option(
 )
 _strict_option = click.option(
     "--strict", is_flag=True, help="Treat warnings about declarations as errors (exit 2)."
+)
+_keywords_option = click.option(
+    "--keywords",
+    type=click.Choice(["subset", "extended"]),
+    default="subset",
+    show_default=True,
+    help="Keyword mode: subset (validation.md) or extended ($ref, allOf/anyOf/oneOf, const, bounds, pattern; extended.md).",
 )
 _color_option = click.option(
     "--color/--no-color",
@@ -77,11 +84,18 @@ def main() -> None:
 @click.option(
     "--check", is_flag=True, help="Write nothing; exit 1 and print a diff if the output is not in sync."
 )
+@_keywords_option
 @_strict_option
 @_color_option
 @click.pass_context
 def generate(
-    ctx: click.Context, schemas: Path, out: Path, check: bool, strict: bool, color: bool | None
+    ctx: click.Context,
+    schemas: Path,
+    out: Path,
+    check: bool,
+    keywords: str,
+    strict: bool,
+    color: bool | None,
 ) -> None:
     """Generate one validator module per tool declaration.
 
@@ -89,39 +103,48 @@ def generate(
     no declaration produces any more. Prints a one-line summary. Exit 0 on success, 1 with
     --check when generated files differ, 2 when a declaration is refused (nothing written).
     """
-    _generate(ctx, schemas, out, check, strict, color)
+    _generate(ctx, schemas, out, check, strict, color, keywords)
 
 
 @main.command()
 @_schemas_option
 @_out_option
+@_keywords_option
 @_strict_option
 @_color_option
 @click.pass_context
-def check(ctx: click.Context, schemas: Path, out: Path, strict: bool, color: bool | None) -> None:
+def check(
+    ctx: click.Context, schemas: Path, out: Path, keywords: str, strict: bool, color: bool | None
+) -> None:
     """Check that the generated package is up to date (same as generate --check).
 
     Writes nothing. Exit 0 when in sync; 1 with a unified diff (coloured on a terminal) and
     the command that fixes it; 2 when a declaration is refused. Meant for CI and pre-commit.
     """
-    _generate(ctx, schemas, out, True, strict, color)
+    _generate(ctx, schemas, out, True, strict, color, keywords)
 
 
 def _generate(
-    ctx: click.Context, schemas: Path, out: Path, check: bool, strict: bool, color: bool | None
+    ctx: click.Context,
+    schemas: Path,
+    out: Path,
+    check: bool,
+    strict: bool,
+    color: bool | None,
+    keywords: str = "subset",
 ) -> None:
     started = time.perf_counter()
     try:
         check_output_folder(out, schemas)
         # --check reuses too: a file is reused only when its bytes are what its header says
         # and the package was written by this generator (generator/build.py).
-        result = build(schemas, reuse=out)
+        result = build(schemas, reuse=out, keywords=keywords)
         for warning in result.warnings:
             click.echo(str(warning), err=True)
         if strict and result.warnings:
             _fail(f"{len(result.warnings)} warning(s) under --strict; nothing written")
         if check:
-            _report_drift(ctx, plan_locked(out, result.files), result, schemas, out, color)
+            _report_drift(ctx, plan_locked(out, result.files), result, schemas, out, color, keywords)
             return
         todo = write_locked(out, result.files)
     except (DeclarationError, OutputError) as exc:
@@ -141,8 +164,10 @@ def _summary(todo: Plan, result: Build, seconds: float) -> str:
     )
 
 
-def _fix_command(ctx: click.Context, schemas: Path, out: Path) -> str:
+def _fix_command(ctx: click.Context, schemas: Path, out: Path, keywords: str = "subset") -> str:
     words = [ctx.find_root().info_name or "toolgen", "generate"]
+    if keywords != "subset":
+        words += ["--keywords", keywords]
     if schemas != Path("tool_schemas"):
         words += ["--schemas", schemas.as_posix()]
     if out != Path("generated"):
@@ -151,7 +176,13 @@ def _fix_command(ctx: click.Context, schemas: Path, out: Path) -> str:
 
 
 def _report_drift(
-    ctx: click.Context, todo: Plan, result: Build, schemas: Path, out: Path, color: bool | None
+    ctx: click.Context,
+    todo: Plan,
+    result: Build,
+    schemas: Path,
+    out: Path,
+    color: bool | None,
+    keywords: str = "subset",
 ) -> None:
     if todo.in_sync:
         click.echo(f"{out.as_posix()}: in sync ({len(result.tools)} tools)")
@@ -161,7 +192,7 @@ def _report_drift(
         for name in names:
             click.echo(f"{label}: {(out / name).as_posix()}", err=True)
     click.echo(
-        f"generated code is out of sync; run: {_fix_command(ctx, schemas, out)}", err=True, color=color
+        f"generated code is out of sync; run: {_fix_command(ctx, schemas, out, keywords)}", err=True, color=color
     )
     sys.exit(1)
 

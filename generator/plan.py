@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from generator.ir import ArrayCheck, EnumCheck, ObjectCheck, Schema, ToolModule, TypeCheck
+from generator.ir import ArrayCheck, EnumCheck, ExtendedTool, ObjectCheck, Schema, ToolModule, TypeCheck
 from generator.names import identifier
 
 KINDS = ("mis", "une", "typ", "inv")  # missing, unexpected, type, invalid: the spec's order
@@ -254,4 +254,53 @@ def plan(tool: ToolModule) -> ModulePlan:
             result._enum_of[_key(enum)] = named
             result.enums.append(named)
     result.walk_object(tool.root_object, "value")
+    return result
+
+
+# ---------- extended mode ----------
+
+_KEYWORD_TOKENS = frozenset(
+    {"properties", "items", "additionalProperties", "$defs", "definitions", "allOf", "anyOf", "oneOf"}
+)
+
+
+def _json_name(pointer: str) -> str:
+    """The JSON name a schema is reached by: the last token of its pointer that is a name."""
+    tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
+    for k in range(len(tokens) - 1, -1, -1):
+        token = tokens[k]
+        if token in _KEYWORD_TOKENS and (k == 0 or tokens[k - 1] not in ("properties", "$defs", "definitions")):
+            continue
+        if token.isdigit() and k > 0 and tokens[k - 1] in ("allOf", "anyOf", "oneOf"):
+            continue
+        return token
+    return "value"
+
+
+@dataclass
+class ExtendedPlan:
+    """Names of an extended module's constants: one compiled pattern per distinct pattern,
+    `_<NAME>_PATTERN` from the JSON name of the first schema (in declaration order) using it."""
+
+    tool: ExtendedTool
+    patterns: dict[str, str] = field(default_factory=dict)  # python spelling -> constant name
+
+    def pattern(self, python: str) -> str:
+        return self.patterns[python]
+
+
+def plan_extended(tool: ExtendedTool) -> ExtendedPlan:
+    result = ExtendedPlan(tool)
+    taken: set[str] = set(_FIXED)
+    for node in tool.nodes:
+        for bound in node.bounds:
+            if bound.python is None or bound.python in result.patterns:
+                continue
+            word = identifier(_json_name(node.pointer)).upper()
+            candidate, n = f"{word}_PATTERN", 1
+            while candidate in taken:
+                n += 1
+                candidate = f"{word}_{n}_PATTERN"
+            taken.add(candidate)
+            result.patterns[bound.python] = f"_{candidate}"
     return result
