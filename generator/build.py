@@ -138,7 +138,12 @@ def build(schemas_dir: Path, reuse: Path | None = None, keywords: str = "subset"
     place("_support.py", "templates/_support.py", support_sha, support.decode("utf-8"))
     if extended:
         engine = EXTENDED.read_bytes()
-        place("_extended.py", "templates/_extended.py", hashlib.sha256(engine).hexdigest(), engine.decode("utf-8"))
+        place(
+            "_extended.py",
+            "templates/_extended.py",
+            hashlib.sha256(engine).hexdigest(),
+            engine.decode("utf-8"),
+        )
     label = display_name(schemas_dir)
     place(
         "_declarations.py",

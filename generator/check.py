@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from generator import errors
 from generator.errors import DeclarationError, Notice, pointer_join
 from generator.ir import NotEnforced
 from generator.load import Declaration
 from generator.patterns import translate
-from generator.schema_graph import SchemaGraph, analyse
+from generator.schema_graph import PatternCheck, SchemaGraph, analyse
 
 TYPE_NAMES = ("string", "number", "integer", "boolean", "object", "array", "null")
 INTERPRETED = frozenset({"type", "required", "enum", "properties", "additionalProperties", "items"})
@@ -224,7 +224,10 @@ _NOTICE_KINDS = {
 def check_extended(declaration: Declaration) -> tuple[SchemaGraph, Checked]:
     """Refuse per validation.md §7 and extended.md E8, or say what to warn about."""
     graph = analyse(
-        declaration.file, declaration.parameters, base=declaration.pointer, pattern_check=translate
+        declaration.file,
+        declaration.parameters,
+        base=declaration.pointer,
+        pattern_check=cast(PatternCheck, translate),
     )
     notices = tuple(
         Notice(w.file, w.pointer, _NOTICE_KINDS.get(w.kind, w.kind.replace("_", "-")), w.reason)

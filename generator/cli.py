@@ -47,7 +47,8 @@ _keywords_option = click.option(
     type=click.Choice(["subset", "extended"]),
     default="subset",
     show_default=True,
-    help="Keyword mode: subset (validation.md) or extended ($ref, allOf/anyOf/oneOf, const, bounds, pattern; extended.md).",
+    help="Keyword mode: subset (validation.md) or extended (also $ref, allOf/anyOf/oneOf, const, "
+    "bounds, pattern: extended.md).",
 )
 _color_option = click.option(
     "--color/--no-color",
@@ -192,7 +193,9 @@ def _report_drift(
         for name in names:
             click.echo(f"{label}: {(out / name).as_posix()}", err=True)
     click.echo(
-        f"generated code is out of sync; run: {_fix_command(ctx, schemas, out, keywords)}", err=True, color=color
+        f"generated code is out of sync; run: {_fix_command(ctx, schemas, out, keywords)}",
+        err=True,
+        color=color,
     )
     sys.exit(1)
 

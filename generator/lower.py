@@ -13,13 +13,13 @@ from generator.errors import pointer_join
 from generator.ir import (
     ArrayCheck,
     Bound,
-    Choice,
-    ExtendedTool,
-    Node,
     Check,
+    Choice,
     EnumCheck,
+    ExtendedTool,
     Extra,
     Member,
+    Node,
     ObjectCheck,
     Schema,
     ToolModule,
@@ -139,7 +139,8 @@ def _node(graph: SchemaGraph, pointer: str) -> Node:
         return Node(pointer, None, (), None, (), (), (), None, None, False, False, (), ())
     types = declared_types(schema)
     properties = tuple(
-        (name, pointer_join(pointer_join(pointer, "properties"), name)) for name in schema.get("properties", {})
+        (name, pointer_join(pointer_join(pointer, "properties"), name))
+        for name in schema.get("properties", {})
     )
     extra: bool | str | None = None
     if "additionalProperties" in schema:

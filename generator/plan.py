@@ -269,7 +269,9 @@ def _json_name(pointer: str) -> str:
     tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
     for k in range(len(tokens) - 1, -1, -1):
         token = tokens[k]
-        if token in _KEYWORD_TOKENS and (k == 0 or tokens[k - 1] not in ("properties", "$defs", "definitions")):
+        if token in _KEYWORD_TOKENS and (
+            k == 0 or tokens[k - 1] not in ("properties", "$defs", "definitions")
+        ):
             continue
         if token.isdigit() and k > 0 and tokens[k - 1] in ("allOf", "anyOf", "oneOf"):
             continue

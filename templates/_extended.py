@@ -32,7 +32,7 @@ Issue = tuple[str, Path, str]  # kind, path segments, line
 class Combinator:
     """One `anyOf` / `oneOf` of a schema: its branches and what E5 reads from them."""
 
-    __slots__ = ("branches", "names", "tag", "tags", "accepts", "expected")
+    __slots__ = ("accepts", "branches", "expected", "names", "tag", "tags")
 
     def __init__(
         self,
@@ -57,8 +57,22 @@ class Node:
     """One schema as extended mode reads it; its group and combinators joined by `link`."""
 
     __slots__ = (
-        "pointer", "types", "type_text", "const", "enum", "enum_text", "bounds", "required",
-        "properties", "extra", "items", "open", "object_like", "group", "combinators", "declared",
+        "bounds",
+        "combinators",
+        "const",
+        "declared",
+        "enum",
+        "enum_text",
+        "extra",
+        "group",
+        "items",
+        "object_like",
+        "open",
+        "pointer",
+        "properties",
+        "required",
+        "type_text",
+        "types",
     )  # fmt: skip
 
     def __init__(
@@ -319,7 +333,9 @@ class _Visit:
                 best = i
         return combinator.branches[best]
 
-    def steps(self, group: list[Node], v: object, t: str, path: Path, extra_names: frozenset[str]) -> list[Issue]:
+    def steps(
+        self, group: list[Node], v: object, t: str, path: Path, extra_names: frozenset[str]
+    ) -> list[Issue]:
         for node in group:  # 1. type
             issue = _type_issue(node, v, t, path)
             if issue is not None:
@@ -397,9 +413,7 @@ def issues(root: Node, args: object) -> list[Issue]:
         sys.setrecursionlimit(limit)
 
 
-def collect(
-    root: Node, args: object, mis: list[str], une: list[str], typ: list[str], inv: list[str]
-) -> None:
+def collect(root: Node, args: object, mis: list[str], une: list[str], typ: list[str], inv: list[str]) -> None:
     """A module's collector: each issue as a (path, line) pair, flat, in the list of its kind."""
     if not isinstance(args, dict):
         _s.not_object(typ, _s.json_type(args))
