@@ -421,3 +421,16 @@ def collect(root: Node, args: object, mis: list[str], une: list[str], typ: list[
     lists = {_s.MISSING: mis, _s.UNEXPECTED: une, _s.TYPE: typ, _s.INVALID: inv}
     for kind, path, line in issues(root, args):
         lists[kind] += (render(path), line)
+
+
+# ---------- used by the fast path ----------
+
+
+def multiple(v: int | float, k: int | float) -> bool:
+    """E7's multipleOf: exact decimal arithmetic; a non-finite value is never a multiple."""
+    return _finite(v) and _decimal(v) % _decimal(k) == 0
+
+
+def unique(v: list[Any]) -> bool:
+    """No two elements JSON-equal (uniqueItems)."""
+    return _repeat(v) is None
