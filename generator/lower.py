@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from generator.check import OPENING, Checked, applies, declared_types, object_like
+from generator.collector import content_key
 from generator.errors import pointer_join
 from generator.ir import (
     ArrayCheck,
@@ -136,7 +137,7 @@ def _node(graph: SchemaGraph, pointer: str) -> Node:
     schema = graph.schemas[pointer]
     group = graph.groups[pointer]
     if not isinstance(schema, dict):
-        return Node(pointer, None, (), None, (), (), (), None, None, False, False, (), ())
+        return Node(pointer, None, (), None, (), (), (), None, None, False, False, (), (), content_key(schema))
     types = declared_types(schema)
     properties = tuple(
         (name, pointer_join(pointer_join(pointer, "properties"), name))
@@ -173,6 +174,7 @@ def _node(graph: SchemaGraph, pointer: str) -> Node:
         object_like=object_like(schema),
         group=group.members,
         choices=choices,
+        content=content_key(schema),
     )
 
 

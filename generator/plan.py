@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from generator.collector import CollectorPlan
 from generator.ir import ArrayCheck, Bound, EnumCheck, ExtendedTool, Node, ObjectCheck, Schema, ToolModule, TypeCheck
 from generator.names import identifier
 
@@ -288,6 +289,7 @@ class ExtendedPlan:
     tool: ExtendedTool
     patterns: dict[str, str] = field(default_factory=dict)  # python spelling -> constant name
     fast: FastPlan | None = None
+    collector: CollectorPlan | None = None
 
     def pattern(self, python: str) -> str:
         return self.patterns[python]
@@ -308,6 +310,7 @@ def plan_extended(tool: ExtendedTool) -> ExtendedPlan:
             taken.add(candidate)
             result.patterns[bound.python] = f"_{candidate}"
     result.fast = plan_fast(tool)
+    result.collector = CollectorPlan(tool, result.patterns, taken | {"_NUMBER", "_INF", "_ONE", "_MANY"})
     return result
 
 
