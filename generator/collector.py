@@ -46,7 +46,9 @@ class Constant:
     """A module-level constant of the collector: `name = <kind>(value)` (the template spells it)."""
 
     name: str
-    kind: str  # "bound" (text after "is invalid: "), "const", "members", "members_text", "tags_text", "fraction", "declared"
+    # "bound" (text after "is invalid: "), "const", "members", "members_text", "tags_text",
+    # "fraction", "declared"
+    kind: str
     value: Any
     keyword: str = ""
     members: str = ""  # for "members_text": the constant holding the members
@@ -115,6 +117,11 @@ class Steps:
     array: list[BoundTest]
     objects: Objects | None
     items: list[Call]
+    known: frozenset[str] | None = None  # the value's possible JSON types, when step 1 says
+
+    def only(self, json_type: str) -> bool:
+        """The value is known to be of this JSON type: no test of its type is written."""
+        return self.known is not None and self.known == {json_type}
 
     @property
     def nothing(self) -> bool:
@@ -220,8 +227,11 @@ class CollectorPlan:
         self.constants.append(make(candidate))
         return candidate
 
-    def _content(self, pointer: str) -> str:
-        return self.nodes[pointer].content
+    def _content(self, pointer: str, resolved: bool = False) -> str:
+        """What of a member decides the code: its content (without its combinators once they
+        are resolved)."""
+        node = self.nodes[pointer]
+        return node.content_resolved if resolved else node.content
 
     # ---------- functions ----------
 
@@ -236,8 +246,10 @@ class CollectorPlan:
         self._fill(function, list(members), 0, frozenset(), word, False)
         return function
 
-    def branch(self, members: list[str], start: int, later: frozenset[str], word: str, suffix: str) -> Function:
-        key = ("branch", tuple(self._content(m) for m in members), start, later)
+    def branch(
+        self, members: list[str], start: int, later: frozenset[str], word: str, suffix: str
+    ) -> Function:
+        key = ("branch", tuple(self._content(m, i < start) for i, m in enumerate(members)), start, later)
         found = self._by_key.get(key)
         if found is not None:
             return found
@@ -248,7 +260,13 @@ class CollectorPlan:
         return function
 
     def _fill(
-        self, function: Function, group: list[str], start: int, later: frozenset[str], word: str, memoized: bool
+        self,
+        function: Function,
+        group: list[str],
+        start: int,
+        later: frozenset[str],
+        word: str,
+        memoized: bool,
     ) -> None:
         function.pre = self._types(group)
         function.body = self._resolve(function, group, start, 0, later, later, word, memoized)
@@ -291,7 +309,8 @@ class CollectorPlan:
         last = k + 1 == len(pending) and not any(self.nodes[a].choices for a in group[position + 1 :])
         for i, b in enumerate(choice.branches):
             members = list(self.nodes[b].group)
-            suffix = "_".join(choice.accepts[i]) if choice.accepts[i] is not None else "any"
+            accepts = choice.accepts[i]
+            suffix = "_".join(accepts) if accepts is not None else "any"
             callee = self.branch(group + members, len(group), frozenset(ahead), word, suffix)
             call = Call(callee.name)
             function.calls.append(call)
@@ -318,10 +337,18 @@ class CollectorPlan:
                 ("tags", repr(tags)), f"{choice.tag}_tags", lambda n: Constant(n, "tags_text", tags)
             )
         return Choose(
-            self._uid, [], choice.tag, list(choice.tags), tags_text, list(choice.accepts), " | ".join(expected)
+            self._uid,
+            [],
+            choice.tag,
+            list(choice.tags),
+            tags_text,
+            list(choice.accepts),
+            " | ".join(expected),
         )
 
-    def _steps(self, function: Function, group: list[str], extra: frozenset[str], word: str, memoized: bool) -> Steps:
+    def _steps(
+        self, function: Function, group: list[str], extra: frozenset[str], word: str, memoized: bool
+    ) -> Steps:
         nodes = [self.nodes[p] for p in group]
         values: list[ValueTest] = []
         seen_values: set[tuple[str, str]] = set()
@@ -337,7 +364,9 @@ class CollectorPlan:
                 seen_values.add(("enum", repr(node.enum)))
                 members = tuple(node.enum)
                 name = self._constant(
-                    ("members", repr(members)), f"{word}_members", lambda n, m=members: Constant(n, "members", m)
+                    ("members", repr(members)),
+                    f"{word}_members",
+                    lambda n, m=members: Constant(n, "members", m),
                 )
                 text = self._constant(
                     ("members_text", repr(members)),
@@ -400,7 +429,9 @@ class CollectorPlan:
             schemas: list[Call] = []
             if not allowed:
                 schemas = [
-                    self._descend(function, e, f"{word}_value", memoized) for e in extras if isinstance(e, str)
+                    self._descend(function, e, f"{word}_value", memoized)
+                    for e in extras
+                    if isinstance(e, str)
                 ]
             objects = Objects(required, properties, declared_name, allowed, schemas)
         items = [
@@ -408,7 +439,19 @@ class CollectorPlan:
         ]
         tested = [t.names for t in function.pre]  # passed already: the same value, the same tests
         types = [t for t in self._types(group) if t.names not in tested]
-        return Steps(types, values, bounds["number"], bounds["string"], bounds["array"], objects, items)
+        known: frozenset[str] | None = None  # the JSON types the value can have past step 1
+        for type_test in [*function.pre, *types]:
+            names = frozenset("number" if n == "integer" else n for n in type_test.names)
+            known = names if known is None else known & names
+        steps = Steps(types, values, bounds["number"], bounds["string"], bounds["array"], objects, items)
+        if known is not None:
+            steps.number = steps.number if "number" in known else []
+            steps.string = steps.string if "string" in known else []
+            steps.array = steps.array if "array" in known else []
+            steps.objects = steps.objects if "object" in known else None
+            steps.items = steps.items if "array" in known else []
+            steps.known = known
+        return steps
 
     def _descend(self, function: Function, pointer: str, word: str, memoized: bool) -> Call:
         callee = self.visit(self.nodes[pointer].group, word)
@@ -502,6 +545,23 @@ def n_declared_ordered(node: Node) -> list[str]:
     return [*(name for name, _ in node.properties), *node.required]
 
 
-def content_key(schema: Any) -> str:
-    """A schema's content as the key of the code it gets (same JSON, same behaviour)."""
-    return json.dumps(schema, ensure_ascii=False)
+# Keywords that decide nothing about a member's own visit: annotations, definitions, and the
+# in-place links whose targets the group lists as members of their own.
+_NOT_OWN = frozenset(
+    {"title", "description", "examples", "default", "$comment", "$schema", "$id", "$anchor", "$defs",
+     "definitions", "allOf"}
+)  # fmt: skip
+
+
+def content_key(schema: Any, resolved: bool = False) -> str:
+    """A schema's content as the key of the code it gets (same JSON, same behaviour). With
+    `resolved`, its anyOf / oneOf are left out: they were resolved before."""
+    if not isinstance(schema, dict):
+        return json.dumps(schema)
+    dropped = _NOT_OWN | ({"anyOf", "oneOf"} if resolved else frozenset())
+    own = {
+        k: v
+        for k, v in schema.items()
+        if k not in dropped and not (k == "$ref" and isinstance(v, str) and (v == "#" or v.startswith("#/")))
+    }
+    return json.dumps(own, ensure_ascii=False)

@@ -152,7 +152,8 @@ class Node:
     object_like: bool
     group: tuple[str, ...]  # E4: itself, its $ref target's group, its allOf branches' groups
     choices: tuple[Choice, ...]  # its own anyOf then oneOf
-    content: str = ""  # the schema's JSON text: equal content, equal code (generator/collector.py)
+    content: str = ""  # the schema's own JSON text: equal content, equal code (generator/collector.py)
+    content_resolved: str = ""  # the same without its anyOf / oneOf
 
 
 @dataclass(frozen=True)

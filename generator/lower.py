@@ -137,7 +137,8 @@ def _node(graph: SchemaGraph, pointer: str) -> Node:
     schema = graph.schemas[pointer]
     group = graph.groups[pointer]
     if not isinstance(schema, dict):
-        return Node(pointer, None, (), None, (), (), (), None, None, False, False, (), (), content_key(schema))
+        nothing = (None, (), None, (), (), (), None, None, False, False, (), ())
+        return Node(pointer, *nothing, content_key(schema), content_key(schema, True))
     types = declared_types(schema)
     properties = tuple(
         (name, pointer_join(pointer_join(pointer, "properties"), name))
@@ -175,6 +176,7 @@ def _node(graph: SchemaGraph, pointer: str) -> Node:
         group=group.members,
         choices=choices,
         content=content_key(schema),
+        content_resolved=content_key(schema, True),
     )
 
 

@@ -24,7 +24,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.collector import CollectorPlan
-from generator.ir import ArrayCheck, Bound, EnumCheck, ExtendedTool, Node, ObjectCheck, Schema, ToolModule, TypeCheck
+from generator.ir import (
+    ArrayCheck,
+    Bound,
+    EnumCheck,
+    ExtendedTool,
+    Node,
+    ObjectCheck,
+    Schema,
+    ToolModule,
+    TypeCheck,
+)
 from generator.names import identifier
 
 KINDS = ("mis", "une", "typ", "inv")  # missing, unexpected, type, invalid: the spec's order
