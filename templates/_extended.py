@@ -164,7 +164,7 @@ def _bound_test(keyword: str, k: Any, extra: Any) -> Callable[[Any], bool]:
     if keyword == "pattern":
         search: Callable[[str], object] = extra
         return lambda v: search(str.__str__(v)) is not None
-    return lambda v: True  # uniqueItems: see _repeat
+    return unique  # uniqueItems (its line names the repeat: _repeat)
 
 
 def _repeat(v: list[Any]) -> tuple[int, int] | None:
