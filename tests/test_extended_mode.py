@@ -211,3 +211,51 @@ def test_a_nullable_anyof_is_one_inline_test(real_extended: ModuleType) -> None:
         "pyd_update_ticket failed due to the following issue:\n"
         "The parameter `assignee` type is expected as `string | null` but provided as `number`"
     )
+
+
+# ---------- explain and validate say the mode ----------
+
+DRAW_SHAPE = """\
+pyd_draw_shape  (tests/data/real-tools/pydantic__pyd_draw_shape.json, module pyd_draw_shape_223ac355.py, keywords: extended)
+
+parameter     type    required  enum / const       bounds and branches
+shape         object  yes                          oneOf: Circle, Rectangle (by kind)
+shape.kind    string  yes       const "circle"
+shape.radius  number  yes                          > 0
+shape.kind    string  yes       const "rectangle"
+shape.width   number  yes                          > 0
+shape.height  number  yes                          > 0
+color         string
+"""
+
+
+def test_explain_shows_the_mode_bounds_and_branches() -> None:
+    result = invoke(
+        "explain", "pyd_draw_shape", "--keywords", "extended", "--schemas", "tests/data/real-tools"
+    )
+    assert result.exit_code == 0
+    assert result.stdout.startswith(DRAW_SHAPE)
+    assert (
+        '  color  default: "black"  (no default is filled in: arguments are never changed)' in result.stdout
+    )
+    ask = invoke("explain", "AskUserQuestion", "--keywords", "extended").stdout
+    assert (
+        "questions                          array    yes                     minItems 1; maxItems 4\n" in ask
+    )
+    assert "questions[].header                 string   yes                     maxLength 12\n" in ask
+
+
+def test_validate_says_which_mode_answered(tmp_path: Path) -> None:
+    out = tmp_path / "pkg_validate_mode"
+    assert invoke("generate", "--keywords", "extended", "--out", str(out)).exit_code == 0
+    valid = invoke("validate", "TaskGet", '{"taskId": "1"}', "--out", str(out))
+    assert (valid.exit_code, valid.stdout) == (0, "TaskGet: valid (extended keywords)\n")
+    bad = invoke("validate", "TaskGet", "{}", "--out", str(out))
+    assert bad.exit_code == 1
+    assert (
+        bad.stdout
+        == "TaskGet failed due to the following issue:\nThe required parameter `taskId` is missing\n"
+    )
+    assert f"(checked with the extended keywords of {out.as_posix()}/)" in bad.stderr
+    subset = invoke("validate", "TaskGet", '{"taskId": "1"}')
+    assert (subset.exit_code, subset.stdout) == (0, "TaskGet: valid\n")
