@@ -216,7 +216,8 @@ def test_a_nullable_anyof_is_one_inline_test(real_extended: ModuleType) -> None:
 # ---------- explain and validate say the mode ----------
 
 DRAW_SHAPE = """\
-pyd_draw_shape  (tests/data/real-tools/pydantic__pyd_draw_shape.json, module pyd_draw_shape_223ac355.py, keywords: extended)
+pyd_draw_shape  (tests/data/real-tools/pydantic__pyd_draw_shape.json, module pyd_draw_shape_223ac355.py)
+keywords: extended
 
 parameter     type    required  enum / const       bounds and branches
 shape         object  yes                          oneOf: Circle, Rectangle (by kind)

@@ -345,7 +345,7 @@ def _extended_rows(
 
 def render_extended(explanation: ExtendedExplanation) -> str:
     d = explanation.declaration
-    lines = [f"{d.name}  ({d.file}, module {explanation.tool.module}.py, keywords: extended)", ""]
+    lines = [f"{d.name}  ({d.file}, module {explanation.tool.module}.py)", "keywords: extended", ""]
     if explanation.rows:
         rows = [
             (r.parameter, r.type, "yes" if r.required else "", r.values, r.enforced) for r in explanation.rows
