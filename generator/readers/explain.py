@@ -285,6 +285,8 @@ def explain_extended(schemas: Path, tool_name: str) -> ExtendedExplanation:
 def _bound_text(bound: Bound) -> str:
     if bound.keyword == "uniqueItems":
         return "uniqueItems"
+    if bound.keyword == "pattern":
+        return f"pattern {bound.value}"  # verbatim, as its message line writes it
     return f"{_BOUND_SHORT[bound.keyword]} {json.dumps(bound.value, ensure_ascii=False)}"
 
 
