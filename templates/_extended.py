@@ -61,9 +61,11 @@ class Node:
         "combinators",
         "const",
         "declared",
+        "depth",
         "enum",
         "enum_text",
         "extra",
+        "fast",
         "group",
         "items",
         "object_like",
@@ -109,6 +111,16 @@ class Node:
         self.group: tuple[Any, ...] = group  # pointers of the group's members (itself first)
         self.combinators = combinators
         self.declared = frozenset([*(name for name, _ in properties), *required])
+        self.fast: Callable[..., bool] | None = None  # the module's fast test of this group
+        self.depth = False  # the fast test takes the value's depth too
+
+
+def use_fast(nodes: dict[str, Node], tests: dict[str, Callable[..., bool]]) -> None:
+    """Give schemas the module's fast tests: a value one proves valid is not visited."""
+    for pointer, test in tests.items():
+        node = nodes[pointer]
+        node.fast = test
+        node.depth = test.__code__.co_argcount == 2
 
 
 def link(nodes: dict[str, Node]) -> Node:
@@ -255,6 +267,13 @@ class _Visit:
     def visit(self, node: Node, v: object, path: Path) -> list[Issue]:
         if len(path) > DEPTH_LIMIT:
             return [_invalid(path, _s.DEPTH_TEXT)]
+        fast = node.fast
+        if fast is not None:
+            try:
+                if fast(v, len(path)) if node.depth else fast(v):
+                    return []
+            except Exception:
+                pass  # the exact visit below says what the fast test could not
         key = (id(node), id(v), path)
         found = self.cache.get(key)
         if found is None:
@@ -301,13 +320,12 @@ class _Visit:
         records: list[Issue],
     ) -> Node | None:
         """E5: the selected branch, or None after recording why none is."""
-        found = [
-            _unique(self.group(group + list(branch.group), len(group), v, path, ahead))
-            for branch in combinator.branches
-        ]
-        for i, candidates in enumerate(found):  # rule 1
+        found: list[list[Issue]] = []
+        for branch in combinator.branches:  # rule 1: the first branch with no candidate issue
+            candidates = _unique(self.group(group + list(branch.group), len(group), v, path, ahead))
             if not candidates:
-                return combinator.branches[i]
+                return branch
+            found.append(candidates)
         if combinator.tag is not None and isinstance(v, dict):  # rule 2
             name = combinator.tag
             where = (*path, name)
