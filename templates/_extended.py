@@ -115,12 +115,13 @@ class Node:
         self.depth = False  # the fast test takes the value's depth too
 
 
-def use_fast(nodes: dict[str, Node], tests: dict[str, Callable[..., bool]]) -> None:
-    """Give schemas the module's fast tests: a value one proves valid is not visited."""
+def use_fast(nodes: dict[str, Node], tests: dict[str, Callable[..., bool]], depth: bool = False) -> None:
+    """Give schemas the module's fast tests: a value one proves valid is not visited.
+    `depth`: the tests also take the value's depth (a recursive schema's limit, E4)."""
     for pointer, test in tests.items():
         node = nodes[pointer]
         node.fast = test
-        node.depth = test.__code__.co_argcount == 2
+        node.depth = depth
 
 
 def link(nodes: dict[str, Node]) -> Node:
@@ -257,9 +258,10 @@ def _unique(found: list[Issue]) -> list[Issue]:
 
 
 class _Visit:
-    __slots__ = ("cache",)
+    __slots__ = ("cache", "chosen")
 
     def __init__(self) -> None:
+        self.chosen: list[Issue] = []  # the candidate issues of the branch choose() selected
         # A visit below a property, an item or an extra key depends on nothing else: cached,
         # so E5's candidates stay linear on trees. The values outlive the call.
         self.cache: dict[tuple[int, int, Path], list[Issue]] = {}
@@ -291,6 +293,9 @@ class _Visit:
                 return [issue]
         records: list[Issue] = []
         extra_names: frozenset[str] = later
+        checked = len(group)  # their types are known to hold
+        resolved = 0
+        chosen: Node | None = None
         position = start
         while position < len(group):
             pending = group[position].combinators
@@ -301,13 +306,18 @@ class _Visit:
                 for after in group[position + 1 :]:
                     for rest in after.combinators:
                         ahead |= rest.names
+                resolved += 1
                 chosen = self.choose(combinator, group, v, t, path, frozenset(ahead | extra_names), records)
                 if chosen is None:
                     extra_names = extra_names | combinator.names
                 else:
                     group = group + list(chosen.group)
             position += 1
-        return records + self.steps(group, v, t, path, extra_names)
+        if resolved == 1 and chosen is not None and not any(n.combinators for n in chosen.group):
+            # One combinator, nothing after it: steps 1-5 over the completed group are what
+            # that branch's candidates already found.
+            return records + self.chosen
+        return records + self.steps(group, v, t, path, extra_names, checked)
 
     def choose(
         self,
@@ -324,6 +334,7 @@ class _Visit:
         for branch in combinator.branches:  # rule 1: the first branch with no candidate issue
             candidates = _unique(self.group(group + list(branch.group), len(group), v, path, ahead))
             if not candidates:
+                self.chosen = candidates
                 return branch
             found.append(candidates)
         if combinator.tag is not None and isinstance(v, dict):  # rule 2
@@ -334,6 +345,7 @@ class _Visit:
                 return None
             for i, tag in enumerate(combinator.tags):
                 if _s.json_equal(v[name], tag):
+                    self.chosen = found[i]
                     return combinator.branches[i]
             records.append(_invalid(where, _s.one_of_text(combinator.tags)))
             return None
@@ -349,12 +361,13 @@ class _Visit:
         for i in admitting[1:]:
             if len(found[i]) < len(found[best]):
                 best = i
+        self.chosen = found[best]
         return combinator.branches[best]
 
     def steps(
-        self, group: list[Node], v: object, t: str, path: Path, extra_names: frozenset[str]
+        self, group: list[Node], v: object, t: str, path: Path, extra_names: frozenset[str], checked: int
     ) -> list[Issue]:
-        for node in group:  # 1. type
+        for node in group[checked:]:  # 1. type (the first `checked` were checked by the caller)
             issue = _type_issue(node, v, t, path)
             if issue is not None:
                 return [issue]
@@ -395,12 +408,13 @@ class _Visit:
             extras = [node.extra for node in group if node.extra is not None]
             allowed = opened or any(e is True for e in extras)
             schemas = [e for e in extras if isinstance(e, Node)]
+            declared = extra_names.union(*(node.declared for node in group))
             for key in v:
                 if type(key) is not str and not isinstance(key, str):
                     out.append(_unexpected((*path, (_s.type_name(key), _s.key_text(key)))))
                     continue
                 key = str.__str__(key)
-                if allowed or key in extra_names or any(key in node.declared for node in group):
+                if allowed or key in declared:
                     continue
                 if schemas:
                     for schema in schemas:
