@@ -460,6 +460,8 @@ def collect(root: Node, args: object, mis: list[str], une: list[str], typ: list[
 
 def multiple(v: int | float, k: int | float) -> bool:
     """E7's multipleOf: exact decimal arithmetic; a non-finite value is never a multiple."""
+    if type(v) is int and type(k) is int:
+        return v % k == 0  # integers are exact already
     return _finite(v) and _decimal(v) % _decimal(k) == 0
 
 
