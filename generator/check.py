@@ -229,10 +229,17 @@ def check_extended(declaration: Declaration) -> tuple[SchemaGraph, Checked]:
         base=declaration.pointer,
         pattern_check=cast(PatternCheck, translate),
     )
-    notices = tuple(
+    not_enforced = tuple(NotEnforced(pointer, keywords) for pointer, keywords in graph.not_enforced)
+    # What is not enforced is one notice per tool, worded as in subset mode; the rest as found.
+    notices = [
         Notice(w.file, w.pointer, _NOTICE_KINDS.get(w.kind, w.kind.replace("_", "-")), w.reason)
         for w in graph.warnings
-    )
-    not_enforced = tuple(NotEnforced(pointer, keywords) for pointer, keywords in graph.not_enforced)
+        if w.kind != "not_interpreted"
+    ]
+    if not_enforced:
+        summary = "; ".join(f"{n.pointer}: {', '.join(n.keywords)}" for n in not_enforced)
+        notices.append(
+            Notice(declaration.file, declaration.pointer, errors.NOT_ENFORCED, f"not enforced: {summary}")
+        )
     unchecked = tuple(w.pointer for w in graph.warnings if w.kind == "keys_unchecked")
-    return graph, Checked(notices, not_enforced, unchecked)
+    return graph, Checked(tuple(notices), not_enforced, unchecked)

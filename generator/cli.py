@@ -238,17 +238,22 @@ def validate(tool: str, arguments: str, out: Path) -> None:
         )
         return
     message = package.validate(tool, args)
+    mode = getattr(package, "KEYWORDS", "subset")
+    # Subset mode's output is unchanged; a package generated with --keywords extended says so.
     if message is None:
-        click.echo(f"{tool}: valid")
+        click.echo(f"{tool}: valid" + (" (extended keywords)" if mode == "extended" else ""))
         return
     click.echo(message)
+    if mode == "extended":
+        click.echo(f"(checked with the extended keywords of {out.as_posix()}/)", err=True)
     sys.exit(1)
 
 
 @main.command()
 @click.argument("tool")
 @_schemas_option
-def explain(tool: str, schemas: Path) -> None:
+@_keywords_option
+def explain(tool: str, schemas: Path, keywords: str) -> None:
     """Show what the validator of TOOL checks, and what its declaration says that is not checked.
 
     Prints a table of the tool's parameters (path, type, required, enum; `[]` is every
@@ -259,6 +264,9 @@ def explain(tool: str, schemas: Path) -> None:
     from generator.readers import explain as explain_module
 
     try:
+        if keywords == "extended":
+            click.echo(explain_module.render_extended(explain_module.explain_extended(schemas, tool)))
+            return
         explanation = explain_module.explain(schemas, tool)
     except (DeclarationError, explain_module.UnknownTool) as exc:
         _fail(str(exc))

@@ -378,8 +378,14 @@ class FastValue:
     def empty(self) -> bool:
         """Accepts every value: nothing to test."""
         return (
-            self.alternatives is None and not self.fallback and not self.types and not self.consts
-            and not self.enums and not self.bounds and self.obj is None and not self.items
+            self.alternatives is None
+            and not self.fallback
+            and not self.types
+            and not self.consts
+            and not self.enums
+            and not self.bounds
+            and self.obj is None
+            and not self.items
         )
 
     @property
@@ -411,6 +417,15 @@ class FastPlan:
     def __post_init__(self) -> None:
         self._nodes = {n.pointer: n for n in self.tool.nodes}
 
+    def by_pointer(self) -> list[tuple[str, FastValue]]:
+        """The fast test of each schema's own group, for the collector to skip valid values."""
+        found: list[tuple[str, FastValue]] = []
+        for node in self.tool.nodes:
+            fv = self.values.get((*node.group, "resolved 0"))
+            if node.pointer and node.group and fv is not None and not fv.fallback and not fv.empty:
+                found.append((node.pointer, fv))
+        return found
+
     def helper_name(self, text: str) -> str:
         word = identifier(text)
         candidate, n = word, 1
@@ -423,8 +438,10 @@ class FastPlan:
     def value(self, pointer: str, name: str) -> FastValue:
         return self.merged(self._nodes[pointer].group, name)
 
-    def merged(self, members: tuple[str, ...], name: str) -> FastValue:
-        key = members
+    def merged(self, members: tuple[str, ...], name: str, resolved: int = 0) -> FastValue:
+        """The test of a value against the group `members`, whose first `resolved` members'
+        combinators are already resolved (this is one alternative of theirs)."""
+        key = (*members, f"resolved {resolved}")
         found = self.values.get(key)
         if found is not None:
             if key in self._building:
@@ -434,18 +451,17 @@ class FastPlan:
         self.values[key] = fv
         self._building.add(key)
         nodes = [self._nodes[p] for p in members]
-        choices = [c for n in nodes for c in n.choices]
+        choices = [c for n in nodes[resolved:] for c in n.choices]
         if len(choices) > 1:
             fv.fallback = True
         elif choices:
             branches = [self._nodes[b] for b in choices[0].branches]
-            if any(self._nodes[m].choices for b in branches for m in b.group):
-                fv.fallback = True
-            elif any(tuple(dict.fromkeys(members + b.group)) in self._building for b in branches):
-                fv.fallback = True  # a branch adds nothing new to the group
+            if any(self._nodes[m].choices for b in branches for m in b.group if m not in members):
+                fv.fallback = True  # a combinator inside a branch: left to the collector
             else:
                 fv.alternatives = [
-                    self.merged(tuple(dict.fromkeys(members + b.group)), f"{name}_choice") for b in branches
+                    self.merged(tuple(dict.fromkeys(members + b.group)), f"{name}_choice", len(members))
+                    for b in branches
                 ]
         else:
             self.fill(fv, nodes, name)
@@ -463,7 +479,9 @@ class FastPlan:
         fv.bounds = [b for n in nodes for b in n.bounds]
         if any(n.object_like for n in nodes) and fv.may("object"):
             required = tuple(dict.fromkeys(r for n in nodes for r in n.required))
-            declared = tuple(dict.fromkeys(d for n in nodes for d in (*(p for p, _ in n.properties), *n.required)))
+            declared = tuple(
+                dict.fromkeys(d for n in nodes for d in (*(p for p, _ in n.properties), *n.required))
+            )
             members = [(p, self.value(sub, p)) for n in nodes for p, sub in n.properties]
             extras = [n.extra for n in nodes if n.extra is not None]
             extra_values = [self.value(e, f"{name}_value") for e in extras if isinstance(e, str)]

@@ -121,6 +121,8 @@ def dispatch(found: list[Issue], mis: list[str], une: list[str], typ: list[str],
 
 def multiple(v: int | float, k: int | float) -> bool:
     """E7's multipleOf: exact decimal arithmetic; a non-finite value is never a multiple."""
+    if type(v) is int and type(k) is int:
+        return v % k == 0  # integers are exact already
     return finite(v) and decimal(v) % decimal(k) == 0
 
 
