@@ -88,6 +88,9 @@ class Call:
     empty: bool = False  # the callee finds nothing but a depth issue: no call made
     depth: bool = False  # (with `empty`) the depth check stays at the call site
     descent: bool = False  # a child value (not a candidate on the same value)
+    # The fast test (generator/plan.py FastValue) that proves the child valid, so that it is
+    # not visited: a helper (`helper`) or one inline condition; None when there is none.
+    fast: Any = None
 
     @property
     def silent(self) -> bool:
@@ -182,8 +185,11 @@ def _kebab(keyword: str) -> str:
 class CollectorPlan:
     """The collector functions and constants of one extended-mode module."""
 
-    def __init__(self, tool: ExtendedTool, patterns: dict[str, str], taken: set[str]) -> None:
+    def __init__(
+        self, tool: ExtendedTool, patterns: dict[str, str], taken: set[str], fast: Any = None
+    ) -> None:
         self.tool = tool
+        self.fast = fast  # the module's FastPlan: its tests let descents skip valid values
         self.patterns = patterns
         self.nodes = {n.pointer: n for n in tool.nodes}
         self.functions: list[Function] = []
@@ -454,8 +460,13 @@ class CollectorPlan:
         return steps
 
     def _descend(self, function: Function, pointer: str, word: str, memoized: bool) -> Call:
-        callee = self.visit(self.nodes[pointer].group, word)
+        group = self.nodes[pointer].group
+        callee = self.visit(group, word)
         call = Call(callee.name, memoized=memoized, descent=True)
+        if self.fast is not None:
+            fv = self.fast.values.get((*group, "resolved 0"))
+            if fv is not None and not fv.fallback and not fv.empty and (fv.helper or _inline(fv)):
+                call.fast = fv
         function.calls.append(call)
         return call
 
@@ -518,6 +529,15 @@ class CollectorPlan:
     def emitted(self) -> list[Function]:
         """The functions the module defines: every one but those that find nothing."""
         return [f for f in self.functions if not f.empty or f is self.root]
+
+
+def _inline(fv: Any) -> bool:
+    """A fast test written as one condition that calls no helper (so it cannot raise)."""
+    if fv.helper or fv.fallback:
+        return False
+    if fv.alternatives is not None:
+        return all(_inline(a) for a in fv.alternatives)
+    return bool(fv.leaf)
 
 
 def _all_steps(body: Body | None) -> list[Steps]:

@@ -320,7 +320,9 @@ def plan_extended(tool: ExtendedTool) -> ExtendedPlan:
             taken.add(candidate)
             result.patterns[bound.python] = f"_{candidate}"
     result.fast = plan_fast(tool)
-    result.collector = CollectorPlan(tool, result.patterns, taken | {"_NUMBER", "_INF", "_ONE", "_MANY"})
+    result.collector = CollectorPlan(
+        tool, result.patterns, taken | {"_NUMBER", "_INF", "_ONE", "_MANY"}, result.fast
+    )
     return result
 
 
