@@ -100,12 +100,36 @@ def decimal(v: object) -> Fraction:
     return Fraction(int.__index__(v))
 
 
+def equal(a: object, b: object) -> bool:
+    """JSON equality (validation.md §4) of two values of the call, without recursion: two
+    elements nested 100,000 deep compare like any others."""
+    pending: list[tuple[Any, Any]] = [(a, b)]
+    while pending:
+        x, y = pending.pop()
+        kind = _s.json_type(x)
+        if kind != _s.json_type(y):
+            return False
+        if kind == "array":
+            if len(x) != len(y):
+                return False
+            pending.extend(reversed(list(zip(x, y, strict=True))))
+        elif kind == "object":
+            if len(x) != len(y) or any(k not in x for k in y):
+                return False
+            pending.extend(reversed([(x[k], w) for k, w in y.items()]))
+        elif x == y:
+            continue
+        else:
+            return False
+    return True
+
+
 def repeat(v: list[Any]) -> tuple[int, int] | None:
     """(J, I) of E7's uniqueItems line: J the first index repeating an earlier I, or None."""
     for j in range(1, len(v)):
         element = v[j]
         for i in range(j):
-            if _s.json_equal(v[i], element):
+            if equal(v[i], element):
                 return j, i
     return None
 

@@ -64,7 +64,8 @@ SAME: dict[str, Any] = {
         "b": {"anyOf": [{"type": "string", "maxLength": 3}, {"type": "null"}], "title": "two"},
     },
 }
-TOOLS = {"Chain": LIST, "Tree": TREE, "Same": SAME}
+UNIQUE: dict[str, Any] = {"type": "object", "properties": {"u": {"type": "array", "uniqueItems": True}}}
+TOOLS = {"Chain": LIST, "Tree": TREE, "Same": SAME, "Unique": UNIQUE}
 
 
 @pytest.fixture(scope="module")
@@ -130,6 +131,18 @@ def test_the_limit_line_at_257_segments(package: ModuleType) -> None:
     )
 
 
+def test_unique_items_compares_values_nested_100000_deep(package: ModuleType) -> None:
+    one, other = _nested_lists(100_000), _nested_lists(100_000)
+    assert package.validate("Unique", {"u": [one, other]}) == (
+        "Unique failed due to the following issue:\n"
+        "The parameter `u` is invalid: expected unique items, but [1] repeats [0]"
+    )
+    other_leaf: list[Any] = [1]
+    for _ in range(100_000):
+        other_leaf = [other_leaf]
+    assert package.validate("Unique", {"u": [one, other_leaf]}) is None
+
+
 def _sources(package: ModuleType) -> dict[str, str]:
     folder = Path(package.__file__ or "").parent
     return {path.name: path.read_text("utf-8") for path in sorted(folder.glob("*.py"))}
@@ -142,7 +155,7 @@ def test_no_schema_is_read_at_run_time(package: ModuleType) -> None:
         assert word not in engine
     for name, text in sources.items():
         assert "setrecursionlimit" not in text, name
-        if name.startswith(("chain_", "tree_", "same_")):
+        if name.startswith(("chain_", "tree_", "same_", "unique_")):
             assert "_x.Node" not in text and "_x.link" not in text
             assert "def _visit_args(" in text
 
