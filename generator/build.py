@@ -19,21 +19,31 @@ from importlib.metadata import version
 from pathlib import Path
 
 from generator import header as hdr
-from generator.check import check
+from generator.check import check, check_extended
 from generator.errors import DeclarationError, Notice
 from generator.format import MODE, Formatter, format_source
-from generator.ir import ToolModule
+from generator.ir import ExtendedTool, ToolModule
 from generator.load import Declaration, display_name, read_all
-from generator.lower import lower
-from generator.plan import plan
-from generator.render import SUPPORT, TEMPLATES, environment, render_declarations, render_init, render_tool
+from generator.lower import lower, lower_extended
+from generator.plan import plan, plan_extended
+from generator.render import (
+    EXTENDED,
+    SUPPORT,
+    TEMPLATES,
+    environment,
+    render_declarations,
+    render_extended,
+    render_init,
+    render_tool,
+)
 
 GENERATOR = Path(__file__).resolve().parent
 # Every module whose code decides the bytes of a generated file (a test keeps this list
 # complete). The CLI, the writer, the compiled tier and the readers do not.
 OUTPUT_STAGES = (
-    "build.py", "check.py", "errors.py", "format.py", "header.py", "ir.py", "load.py", "lower.py",
-    "names.py", "openai_strict.py", "patterns.py", "plan.py", "render.py", "schema_graph.py", "shapes.py",
+    "build.py", "check.py", "collector.py", "errors.py", "format.py", "header.py", "ir.py", "load.py",
+    "lower.py", "names.py", "openai_strict.py", "patterns.py", "plan.py", "render.py", "schema_graph.py",
+    "shapes.py",
 )  # fmt: skip
 NOT_OUTPUT = ("__init__.py", "__main__.py", "cli.py", "compile.py", "config.py", "textui.py", "write.py")
 
@@ -52,10 +62,13 @@ def _code(text: str) -> str:
     return "\n".join(line.rstrip() for line in lines if line.strip())
 
 
-def fingerprint() -> str:
-    """What decides a file's bytes besides its source: the output stages' code (comments
-    left out), every template, black's version and mode."""
-    digest = hashlib.sha256(f"black {version('black')}\0{MODE!r}\0".encode())
+KEYWORDS = ("subset", "extended")  # extended.md E1; the first is the default
+
+
+def fingerprint(keywords: str = "subset") -> str:
+    """What decides a file's bytes besides its source: the keyword mode (extended.md E1), the
+    output stages' code (comments left out), every template, black's version and mode."""
+    digest = hashlib.sha256(f"keywords {keywords}\0black {version('black')}\0{MODE!r}\0".encode())
     for name in OUTPUT_STAGES:
         digest.update(name.encode() + b"\0" + _code((GENERATOR / name).read_text("utf-8")).encode() + b"\0")
     for path in sorted(TEMPLATES.iterdir()):
@@ -67,20 +80,30 @@ def fingerprint() -> str:
 @dataclass(frozen=True)
 class Build:
     files: dict[str, str]  # file name inside the package -> its whole text
-    tools: tuple[ToolModule, ...]
+    tools: tuple[ToolModule | ExtendedTool, ...]
     warnings: tuple[Notice, ...]
     rendered: tuple[str, ...] = ()  # the files rendered (not reused) by this build
 
 
-def build(schemas_dir: Path, reuse: Path | None = None) -> Build:
-    """Everything the output package should contain; raises DeclarationError on bad input."""
+def build(schemas_dir: Path, reuse: Path | None = None, keywords: str = "subset") -> Build:
+    """Everything the output package should contain; raises DeclarationError on bad input.
+
+    `keywords` is the mode of extended.md E1: "subset" (validation.md) or "extended"."""
+    if keywords not in KEYWORDS:
+        raise ValueError(f"unknown keyword mode {keywords!r}")
+    extended = keywords == "extended"
     declarations = read_all(schemas_dir)
-    tools: list[ToolModule] = []
+    tools: list[ToolModule | ExtendedTool] = []
     warnings: list[Notice] = []
     modules: dict[str, str] = {}
     for declaration in declarations:
-        checked = check(declaration)
-        tool = lower(declaration, checked)
+        tool: ToolModule | ExtendedTool
+        if extended:
+            graph, checked = check_extended(declaration)
+            tool = lower_extended(declaration, graph, checked)
+        else:
+            checked = check(declaration)
+            tool = lower(declaration, checked)
         clash = modules.setdefault(tool.module, declaration.file)
         if clash != declaration.file:
             raise DeclarationError(
@@ -88,7 +111,7 @@ def build(schemas_dir: Path, reuse: Path | None = None) -> Build:
             )
         tools.append(tool)
         warnings.extend(checked.notices)
-    current = fingerprint()
+    current = fingerprint(keywords)
     trusted = _trusted(reuse, current) if reuse is not None else {}
     env = environment()
     files: dict[str, str] = {}
@@ -118,19 +141,29 @@ def build(schemas_dir: Path, reuse: Path | None = None) -> Build:
     )
     for tool in tools:
 
-        def body(tool: ToolModule = tool) -> str:
+        def body(tool: ToolModule | ExtendedTool = tool) -> str:
+            if isinstance(tool, ExtendedTool):
+                return render_extended(env, plan_extended(tool))
             return render_tool(env, plan(tool))
 
         place(f"{tool.module}.py", tool.source_file, tool.sha256, body)
     support = SUPPORT.read_bytes()
     support_sha = hashlib.sha256(support).hexdigest()
     place("_support.py", "templates/_support.py", support_sha, support.decode("utf-8"))
+    if extended:
+        engine = EXTENDED.read_bytes()
+        place(
+            "_extended.py",
+            "templates/_extended.py",
+            hashlib.sha256(engine).hexdigest(),
+            engine.decode("utf-8"),
+        )
     for (name, source, source_sha), text in zip(pending, formatter.results(), strict=True):
         files[name] = hdr.with_header(source, source_sha, text)
-    order = [*(f"{t.module}.py" for t in tools), "_support.py", "_declarations.py"]
-    files = {name: files[name] for name in order}
+    order = [*(f"{t.module}.py" for t in tools), "_support.py", *(["_extended.py"] if extended else [])]
+    files = {name: files[name] for name in [*order, "_declarations.py"]}
     bodies = [(name, hdr.sha256(hdr.split(text)[1])) for name, text in files.items()]
-    init_body = format_source("__init__.py", render_init(env, {t.tool: t.module for t in tools}))
+    init_body = format_source("__init__.py", render_init(env, {t.tool: t.module for t in tools}, keywords))
     files["__init__.py"] = hdr.with_header(
         label,
         _digest((t.module, t.sha256) for t in tools),

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from generator import errors
 from generator.errors import DeclarationError, Notice, pointer_join
 from generator.ir import NotEnforced
 from generator.load import Declaration
+from generator.patterns import translate
+from generator.schema_graph import PatternCheck, SchemaGraph, analyse
 
 TYPE_NAMES = ("string", "number", "integer", "boolean", "object", "array", "null")
 INTERPRETED = frozenset({"type", "required", "enum", "properties", "additionalProperties", "items"})
@@ -206,3 +208,38 @@ def check(declaration: Declaration) -> Checked:
         summary = "; ".join(f"{n.pointer}: {', '.join(n.keywords)}" for n in checker.not_enforced)
         checker.warn(pointer, errors.NOT_ENFORCED, f"not enforced: {summary}")
     return Checked(tuple(checker.notices), tuple(checker.not_enforced), tuple(checker.unchecked))
+
+
+# ---------- extended mode (extended.md E8) ----------
+
+_NOTICE_KINDS = {
+    "not_interpreted": errors.NOT_ENFORCED,
+    "keys_unchecked": errors.UNCHECKED_KEYS,
+    "accepts_only_empty": errors.ACCEPTS_ONLY_EMPTY,
+    "required_without_property": errors.REQUIRED_WITHOUT_SCHEMA,
+    "boolean_subschema": errors.BOOLEAN_SUBSCHEMA,
+}
+
+
+def check_extended(declaration: Declaration) -> tuple[SchemaGraph, Checked]:
+    """Refuse per validation.md §7 and extended.md E8, or say what to warn about."""
+    graph = analyse(
+        declaration.file,
+        declaration.parameters,
+        base=declaration.pointer,
+        pattern_check=cast(PatternCheck, translate),
+    )
+    not_enforced = tuple(NotEnforced(pointer, keywords) for pointer, keywords in graph.not_enforced)
+    # What is not enforced is one notice per tool, worded as in subset mode; the rest as found.
+    notices = [
+        Notice(w.file, w.pointer, _NOTICE_KINDS.get(w.kind, w.kind.replace("_", "-")), w.reason)
+        for w in graph.warnings
+        if w.kind != "not_interpreted"
+    ]
+    if not_enforced:
+        summary = "; ".join(f"{n.pointer}: {', '.join(n.keywords)}" for n in not_enforced)
+        notices.append(
+            Notice(declaration.file, declaration.pointer, errors.NOT_ENFORCED, f"not enforced: {summary}")
+        )
+    unchecked = tuple(w.pointer for w in graph.warnings if w.kind == "keys_unchecked")
+    return graph, Checked(tuple(notices), not_enforced, unchecked)

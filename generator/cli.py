@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from generator.readers.package import Package
 
 _PROGRESS_BYTES = 1 << 20  # files larger than this get a progress bar even off a terminal
-_SUPPORT_FILES = frozenset({"__init__.py", "_support.py", "_declarations.py"})
+_SUPPORT_FILES = frozenset({"__init__.py", "_support.py", "_declarations.py", "_extended.py"})
 
 # Defaults come from the project's [tool.toolgen] table, else these (generator/config.py).
 _schemas_option = click.option(
@@ -44,6 +44,13 @@ _out_option = click.option(
 _strict_option = click.option(
     "--strict", is_flag=True, help="Treat warnings about declarations as errors (exit 2)."
 )
+_keywords_option = click.option(
+    "--keywords",
+    type=click.Choice(["subset", "extended"]),
+    default=None,
+    help="Keyword mode: subset (validation.md) or extended (also $ref, allOf/anyOf/oneOf, const, "
+    "bounds, pattern: extended.md).  [default: [tool.toolgen] keywords, else subset]",
+)
 _color_option = click.option(
     "--color/--no-color",
     default=None,
@@ -56,10 +63,10 @@ def _fail(message: str) -> NoReturn:
     sys.exit(2)
 
 
-def _settings(schemas: Path | None = None, out: Path | None = None) -> Settings:
+def _settings(schemas: Path | None = None, out: Path | None = None, keywords: str | None = None) -> Settings:
     """The options in force: the command line's, else the project's [tool.toolgen] table."""
     try:
-        return settings(schemas=schemas, out=out)
+        return settings(schemas=schemas, out=out, keywords=keywords)
     except ConfigError as exc:
         _fail(str(exc))
 
@@ -87,11 +94,18 @@ def main() -> None:
 @click.option(
     "--check", is_flag=True, help="Write nothing; exit 1 and print a diff if the output is not in sync."
 )
+@_keywords_option
 @_strict_option
 @_color_option
 @click.pass_context
 def generate(
-    ctx: click.Context, schemas: Path | None, out: Path | None, check: bool, strict: bool, color: bool | None
+    ctx: click.Context,
+    schemas: Path | None,
+    out: Path | None,
+    check: bool,
+    keywords: str | None,
+    strict: bool,
+    color: bool | None,
 ) -> None:
     """Generate one validator module per tool declaration.
 
@@ -99,24 +113,30 @@ def generate(
     no declaration produces any more. Prints a one-line summary. Exit 0 on success, 1 with
     --check when generated files differ, 2 when a declaration is refused (nothing written).
     """
-    _generate(ctx, _settings(schemas, out), check, strict, color)
+    _generate(ctx, _settings(schemas, out, keywords), check, strict, color)
 
 
 @main.command()
 @_schemas_option
 @_out_option
+@_keywords_option
 @_strict_option
 @_color_option
 @click.pass_context
 def check(
-    ctx: click.Context, schemas: Path | None, out: Path | None, strict: bool, color: bool | None
+    ctx: click.Context,
+    schemas: Path | None,
+    out: Path | None,
+    keywords: str | None,
+    strict: bool,
+    color: bool | None,
 ) -> None:
     """Check that the generated package is up to date (same as generate --check).
 
     Writes nothing. Exit 0 when in sync; 1 with a unified diff (coloured on a terminal) and
     the command that fixes it; 2 when a declaration is refused. Meant for CI and pre-commit.
     """
-    _generate(ctx, _settings(schemas, out), True, strict, color)
+    _generate(ctx, _settings(schemas, out, keywords), True, strict, color)
 
 
 def _generate(ctx: click.Context, options: Settings, check: bool, strict: bool, color: bool | None) -> None:
@@ -126,7 +146,7 @@ def _generate(ctx: click.Context, options: Settings, check: bool, strict: bool, 
         check_output_folder(out, schemas)
         # --check reuses too: a file is reused only when its bytes are what its header says
         # and the package was written by this generator (generator/build.py).
-        result = build(schemas, reuse=out)
+        result = build(schemas, reuse=out, keywords=options.keywords)
         for warning in result.warnings:
             click.echo(str(warning), err=True)
         if strict and result.warnings:
@@ -156,6 +176,8 @@ def _fix_command(ctx: click.Context, options: Settings) -> str:
     """The command that repairs the drift: what was given on the command line is repeated;
     the project's [tool.toolgen] table will be read again."""
     words = [ctx.find_root().info_name or "toolgen", "generate"]
+    if "keywords" in options.explicit and options.keywords != "subset":
+        words += ["--keywords", options.keywords]
     if "schemas" in options.explicit:
         words += ["--schemas", options.schemas.as_posix()]
     if "out" in options.explicit:
@@ -219,17 +241,22 @@ def validate(tool: str, arguments: str, out: Path | None) -> None:
         )
         return
     message = package.validate(tool, args)
+    mode = getattr(package, "KEYWORDS", "subset")
+    # Subset mode's output is unchanged; a package generated with --keywords extended says so.
     if message is None:
-        click.echo(f"{tool}: valid")
+        click.echo(f"{tool}: valid" + (" (extended keywords)" if mode == "extended" else ""))
         return
     click.echo(message)
+    if mode == "extended":
+        click.echo(f"(checked with the extended keywords of {out.as_posix()}/)", err=True)
     sys.exit(1)
 
 
 @main.command()
 @click.argument("tool")
 @_schemas_option
-def explain(tool: str, schemas: Path | None) -> None:
+@_keywords_option
+def explain(tool: str, schemas: Path | None, keywords: str | None) -> None:
     """Show what the validator of TOOL checks, and what its declaration says that is not checked.
 
     Prints a table of the tool's parameters (path, type, required, enum; `[]` is every
@@ -240,7 +267,11 @@ def explain(tool: str, schemas: Path | None) -> None:
     from generator.readers import explain as explain_module
 
     try:
-        explanation = explain_module.explain(_settings(schemas=schemas).schemas, tool)
+        options = _settings(schemas=schemas, keywords=keywords)
+        if options.keywords == "extended":
+            click.echo(explain_module.render_extended(explain_module.explain_extended(options.schemas, tool)))
+            return
+        explanation = explain_module.explain(options.schemas, tool)
     except (DeclarationError, explain_module.UnknownTool) as exc:
         _fail(str(exc))
     click.echo(explain_module.render(explanation))

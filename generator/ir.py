@@ -107,3 +107,67 @@ class ToolModule:
         found = self.root.find(ObjectCheck)
         assert isinstance(found, ObjectCheck)
         return found
+
+
+# ---------- extended mode (extended.md): one node per interpreted schema ----------
+
+
+@dataclass(frozen=True)
+class Bound:
+    """One E2 bound of a schema (`minimum` ... `uniqueItems`), in E4 step 3's order.
+
+    `python` is the Python `re` spelling of an enforced `pattern` (generator/patterns.py)."""
+
+    keyword: str
+    value: Any
+    python: str | None = None
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One `anyOf` / `oneOf` (E5): its branches (schema pointers) and what E5 reads from them."""
+
+    keyword: str
+    branches: tuple[str, ...]
+    names: tuple[str, ...]  # declared by any branch, at any depth
+    tag: str | None  # discriminator property (E5 rule 2)
+    tags: tuple[Any, ...]
+    accepts: tuple[tuple[str, ...] | None, ...]  # Ti per branch (E5 rule 3)
+
+
+@dataclass(frozen=True)
+class Node:
+    """One schema extended mode interprets, named by its JSON pointer from `parameters`."""
+
+    pointer: str
+    types: tuple[str, ...] | None
+    const: tuple[Any, ...]  # () or (the const value,)
+    enum: tuple[Any, ...] | None
+    bounds: tuple[Bound, ...]
+    required: tuple[str, ...]
+    properties: tuple[tuple[str, str], ...]  # name -> subschema pointer, declared order
+    extra: bool | str | None  # additionalProperties: absent, true/false, or a schema pointer
+    items: str | None
+    open: bool  # carries an open keyword (E2)
+    object_like: bool
+    group: tuple[str, ...]  # E4: itself, its $ref target's group, its allOf branches' groups
+    choices: tuple[Choice, ...]  # its own anyOf then oneOf
+    content: str = ""  # the schema's own JSON text: equal content, equal code (generator/collector.py)
+    content_resolved: str = ""  # the same without its anyOf / oneOf
+
+
+@dataclass(frozen=True)
+class ExtendedTool:
+    """One tool in extended mode: its nodes (the root is pointer "") and what is not enforced."""
+
+    tool: str
+    module: str
+    source_file: str
+    sha256: str
+    nodes: tuple[Node, ...]
+    not_enforced: tuple[NotEnforced, ...]
+    unchecked: tuple[str, ...]
+    recursive: tuple[str, ...]  # pointers of groups reached recursively (a tree, a list)
+
+    def node(self, pointer: str) -> Node:
+        return next(n for n in self.nodes if n.pointer == pointer)

@@ -9,12 +9,18 @@ from __future__ import annotations
 from typing import Any
 
 from generator.check import OPENING, Checked, applies, declared_types, object_like
+from generator.collector import content_key
+from generator.errors import pointer_join
 from generator.ir import (
     ArrayCheck,
+    Bound,
     Check,
+    Choice,
     EnumCheck,
+    ExtendedTool,
     Extra,
     Member,
+    Node,
     ObjectCheck,
     Schema,
     ToolModule,
@@ -22,6 +28,8 @@ from generator.ir import (
 )
 from generator.load import Declaration
 from generator.names import module_name
+from generator.patterns import translate
+from generator.schema_graph import SchemaGraph
 
 NOTHING = Schema(())
 
@@ -83,4 +91,104 @@ def lower(declaration: Declaration, checked: Checked) -> ToolModule:
         root=lower_schema(declaration.parameters, root=True),
         not_enforced=checked.not_enforced,
         unchecked=checked.unchecked,
+    )
+
+
+# ---------- extended mode (extended.md): one node per interpreted schema ----------
+
+_BOUND_ORDER = (
+    "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf",
+    "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems",
+)  # fmt: skip
+_OPEN = frozenset(
+    {
+        "patternProperties", "dependentSchemas", "dependencies", "if", "then", "else",
+        "unevaluatedProperties", "$dynamicRef", "$recursiveRef",
+    }
+)  # fmt: skip
+
+
+def _local(ref: Any) -> bool:
+    return isinstance(ref, str) and (ref == "#" or ref.startswith("#/"))
+
+
+def _bounds(schema: dict[str, Any]) -> tuple[Bound, ...]:
+    found: list[Bound] = []
+    for keyword in _BOUND_ORDER:
+        if keyword not in schema:
+            continue
+        value = schema[keyword]
+        if keyword in ("exclusiveMinimum", "exclusiveMaximum") and isinstance(value, bool):
+            continue  # the draft-4 boolean form is not interpreted (warned about)
+        if keyword == "uniqueItems":
+            if value is True:
+                found.append(Bound(keyword, True))
+            continue
+        if keyword == "pattern":
+            translated = translate(value)
+            if translated.status == "enforced" and translated.python is not None:
+                found.append(Bound(keyword, value, translated.python))
+            continue
+        found.append(Bound(keyword, value))
+    return tuple(found)
+
+
+def _node(graph: SchemaGraph, pointer: str) -> Node:
+    schema = graph.schemas[pointer]
+    group = graph.groups[pointer]
+    if not isinstance(schema, dict):
+        nothing = (None, (), None, (), (), (), None, None, False, False, (), ())
+        return Node(pointer, *nothing, content_key(schema), content_key(schema, True))
+    types = declared_types(schema)
+    properties = tuple(
+        (name, pointer_join(pointer_join(pointer, "properties"), name))
+        for name in schema.get("properties", {})
+    )
+    extra: bool | str | None = None
+    if "additionalProperties" in schema:
+        declared = schema["additionalProperties"]
+        extra = declared if isinstance(declared, bool) else pointer_join(pointer, "additionalProperties")
+    items = pointer_join(pointer, "items") if isinstance(schema.get("items"), (dict, bool)) else None
+    choices = tuple(
+        Choice(
+            c.keyword,
+            tuple(b.schema for b in c.branches),
+            c.declared,
+            c.discriminator.name if c.discriminator is not None else None,
+            c.discriminator.tags if c.discriminator is not None else (),
+            tuple(b.accepts for b in c.branches),
+        )
+        for c in group.combinators
+        if c.schema == pointer
+    )
+    return Node(
+        pointer=pointer,
+        types=tuple(types) if types is not None else None,
+        const=(schema["const"],) if "const" in schema else (),
+        enum=tuple(schema["enum"]) if "enum" in schema else None,
+        bounds=_bounds(schema),
+        required=tuple(schema.get("required", ())),
+        properties=properties,
+        extra=extra,
+        items=items,
+        open=any(k in schema for k in _OPEN) or ("$ref" in schema and not _local(schema["$ref"])),
+        object_like=object_like(schema),
+        group=group.members,
+        choices=choices,
+        content=content_key(schema),
+        content_resolved=content_key(schema, True),
+    )
+
+
+def lower_extended(declaration: Declaration, graph: SchemaGraph, checked: Checked) -> ExtendedTool:
+    """The nodes of a declaration that generator.check.check_extended accepted."""
+    return ExtendedTool(
+        tool=declaration.name,
+        module=module_name(declaration.name),
+        source_file=declaration.file,
+        sha256=declaration.sha256,
+        nodes=tuple(_node(graph, pointer) for pointer in graph.schemas),
+        not_enforced=checked.not_enforced,
+        unchecked=checked.unchecked,
+        recursive=tuple(sorted(graph.recursive)),
     )

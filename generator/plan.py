@@ -21,8 +21,20 @@ Lowering says what to check; this stage decides how the module spells it, and no
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-from generator.ir import ArrayCheck, EnumCheck, ObjectCheck, Schema, ToolModule, TypeCheck
+from generator.collector import CollectorPlan
+from generator.ir import (
+    ArrayCheck,
+    Bound,
+    EnumCheck,
+    ExtendedTool,
+    Node,
+    ObjectCheck,
+    Schema,
+    ToolModule,
+    TypeCheck,
+)
 from generator.names import identifier
 
 KINDS = ("mis", "une", "typ", "inv")  # missing, unexpected, type, invalid: the spec's order
@@ -255,4 +267,245 @@ def plan(tool: ToolModule) -> ModulePlan:
             result._enum_of[_key(enum)] = named
             result.enums.append(named)
     result.walk_object(tool.root_object, "value")
+    return result
+
+
+# ---------- extended mode ----------
+
+_KEYWORD_TOKENS = frozenset(
+    {"properties", "items", "additionalProperties", "$defs", "definitions", "allOf", "anyOf", "oneOf"}
+)
+
+
+def _json_name(pointer: str) -> str:
+    """The JSON name a schema is reached by: the last token of its pointer that is a name."""
+    tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
+    for k in range(len(tokens) - 1, -1, -1):
+        token = tokens[k]
+        if token in _KEYWORD_TOKENS and (
+            k == 0 or tokens[k - 1] not in ("properties", "$defs", "definitions")
+        ):
+            continue
+        if token.isdigit() and k > 0 and tokens[k - 1] in ("allOf", "anyOf", "oneOf"):
+            continue
+        return token
+    return "value"
+
+
+@dataclass
+class ExtendedPlan:
+    """Names of an extended module's constants: one compiled pattern per distinct pattern,
+    `_<NAME>_PATTERN` from the JSON name of the first schema (in declaration order) using it."""
+
+    tool: ExtendedTool
+    patterns: dict[str, str] = field(default_factory=dict)  # python spelling -> constant name
+    fast: FastPlan | None = None
+    collector: CollectorPlan | None = None
+
+    def pattern(self, python: str) -> str:
+        return self.patterns[python]
+
+
+def plan_extended(tool: ExtendedTool) -> ExtendedPlan:
+    result = ExtendedPlan(tool)
+    taken: set[str] = set(_FIXED)
+    for node in tool.nodes:
+        for bound in node.bounds:
+            if bound.python is None or bound.python in result.patterns:
+                continue
+            word = identifier(_json_name(node.pointer)).upper()
+            candidate, n = f"{word}_PATTERN", 1
+            while candidate in taken:
+                n += 1
+                candidate = f"{word}_{n}_PATTERN"
+            taken.add(candidate)
+            result.patterns[bound.python] = f"_{candidate}"
+    result.fast = plan_fast(tool)
+    result.collector = CollectorPlan(
+        tool, result.patterns, taken | {"_NUMBER", "_INF", "_ONE", "_MANY"}, result.fast
+    )
+    return result
+
+
+# ---------- extended mode: the fast path ----------
+#
+# The fast path proves a valid call valid with straight-line tests and nothing else; any
+# call it does not prove valid goes to the exact collector, so it only has to be sound.
+# A value's tests come from its completed group (E4): with no anyOf / oneOf it is the group
+# itself; with one combinator whose branches have none of their own, it is one alternative
+# per branch (the group plus that branch's group: E5 rule 1 selects a branch exactly when
+# that merged group accepts the value). Anything else (two combinators in one group, nested
+# combinators) is left to the collector: its fast test is `False`.
+
+_PY_TYPES = {
+    "string": "str", "number": "number", "integer": "integer", "boolean": "bool",
+    "object": "dict", "array": "list", "null": "None",
+}  # fmt: skip
+
+
+@dataclass
+class FastObject:
+    required: tuple[str, ...]  # distinct, group order
+    optional: tuple[str, ...]  # declared, not required
+    members: list[tuple[str, FastValue]]  # (name, its test) per declaring schema, group order
+    extra: str  # "allow" (open or additionalProperties true), "forbid", "check"
+    declared: tuple[str, ...]
+    extra_values: list[FastValue]
+
+
+@dataclass
+class FastValue:
+    """The fast test of one value against one completed group (or its alternatives)."""
+
+    key: tuple[str, ...]
+    name: str  # JSON name (the words of its helper's name)
+    types: list[tuple[str, ...]] = field(default_factory=list)  # each must hold
+    possible: frozenset[str] | None = None  # JSON types left after `types` (None: any)
+    consts: list[Any] = field(default_factory=list)
+    enums: list[tuple[Any, ...]] = field(default_factory=list)
+    bounds: list[Bound] = field(default_factory=list)
+    obj: FastObject | None = None
+    items: list[FastValue] = field(default_factory=list)
+    alternatives: list[FastValue] | None = None
+    fallback: bool = False  # left to the collector
+    helper: str = ""  # the `_check_<helper>` function, "" when written inline
+    recursive: bool = False  # reached again while being built: checks the depth limit
+
+    def only(self, json_type: str) -> bool:
+        return self.possible is not None and self.possible <= {json_type}
+
+    def may(self, json_type: str) -> bool:
+        return self.possible is None or json_type in self.possible
+
+    @property
+    def empty(self) -> bool:
+        """Accepts every value: nothing to test."""
+        return (
+            self.alternatives is None
+            and not self.fallback
+            and not self.types
+            and not self.consts
+            and not self.enums
+            and not self.bounds
+            and self.obj is None
+            and not self.items
+        )
+
+    @property
+    def leaf(self) -> bool:
+        if self.alternatives is not None:
+            return all(a.leaf for a in self.alternatives)
+        return self.obj is None and not self.items and not self.fallback
+
+
+def _possible(types: list[tuple[str, ...]]) -> frozenset[str] | None:
+    found: frozenset[str] | None = None
+    for names in types:
+        here = frozenset("number" if n == "integer" else n for n in names)
+        found = here if found is None else found & here
+    return found
+
+
+@dataclass
+class FastPlan:
+    tool: ExtendedTool
+    values: dict[tuple[str, ...], FastValue] = field(default_factory=dict)
+    helpers: list[FastValue] = field(default_factory=list)
+    _building: set[tuple[str, ...]] = field(default_factory=set)
+    _names: set[str] = field(default_factory=set)
+    _nodes: dict[str, Node] = field(default_factory=dict)
+    root: FastValue | None = None
+    depth: bool = False  # some value is recursive: every helper checks the depth limit (E4)
+
+    def __post_init__(self) -> None:
+        self._nodes = {n.pointer: n for n in self.tool.nodes}
+
+    def by_pointer(self) -> list[tuple[str, FastValue]]:
+        """The fast test of each schema's own group, for the collector to skip valid values."""
+        found: list[tuple[str, FastValue]] = []
+        for node in self.tool.nodes:
+            fv = self.values.get((*node.group, "resolved 0"))
+            if node.pointer and node.group and fv is not None and not fv.fallback and not fv.empty:
+                found.append((node.pointer, fv))
+        return found
+
+    def helper_name(self, text: str) -> str:
+        word = identifier(text)
+        candidate, n = word, 1
+        while candidate in self._names:
+            n += 1
+            candidate = f"{word}_{n}"
+        self._names.add(candidate)
+        return candidate
+
+    def value(self, pointer: str, name: str) -> FastValue:
+        return self.merged(self._nodes[pointer].group, name)
+
+    def merged(self, members: tuple[str, ...], name: str, resolved: int = 0) -> FastValue:
+        """The test of a value against the group `members`, whose first `resolved` members'
+        combinators are already resolved (this is one alternative of theirs)."""
+        key = (*members, f"resolved {resolved}")
+        found = self.values.get(key)
+        if found is not None:
+            if key in self._building:
+                found.recursive = True
+            return found
+        fv = FastValue(key, name)
+        self.values[key] = fv
+        self._building.add(key)
+        nodes = [self._nodes[p] for p in members]
+        choices = [c for n in nodes[resolved:] for c in n.choices]
+        if len(choices) > 1:
+            fv.fallback = True
+        elif choices:
+            branches = [self._nodes[b] for b in choices[0].branches]
+            if any(self._nodes[m].choices for b in branches for m in b.group if m not in members):
+                fv.fallback = True  # a combinator inside a branch: left to the collector
+            else:
+                fv.alternatives = [
+                    self.merged(tuple(dict.fromkeys(members + b.group)), f"{name}_choice", len(members))
+                    for b in branches
+                ]
+        else:
+            self.fill(fv, nodes, name)
+        if not fv.leaf or fv.recursive:
+            fv.helper = self.helper_name(name)
+            self.helpers.append(fv)
+        self._building.discard(key)
+        return fv
+
+    def fill(self, fv: FastValue, nodes: list[Node], name: str) -> None:
+        fv.types = [n.types for n in nodes if n.types is not None]
+        fv.possible = _possible(fv.types)
+        fv.consts = [n.const[0] for n in nodes if n.const]
+        fv.enums = [n.enum for n in nodes if n.enum is not None]
+        fv.bounds = [b for n in nodes for b in n.bounds]
+        if any(n.object_like for n in nodes) and fv.may("object"):
+            required = tuple(dict.fromkeys(r for n in nodes for r in n.required))
+            declared = tuple(
+                dict.fromkeys(d for n in nodes for d in (*(p for p, _ in n.properties), *n.required))
+            )
+            members = [(p, self.value(sub, p)) for n in nodes for p, sub in n.properties]
+            extras = [n.extra for n in nodes if n.extra is not None]
+            extra_values = [self.value(e, f"{name}_value") for e in extras if isinstance(e, str)]
+            if any(n.open for n in nodes) or any(e is True for e in extras):
+                extra, extra_values = "allow", []
+            elif extra_values:
+                extra = "check"
+            else:
+                extra = "forbid"
+            optional = tuple(d for d in declared if d not in required)
+            members = [(p, v) for p, v in members if not v.empty or v.key in self._building]
+            fv.obj = FastObject(required, optional, members, extra, declared, extra_values)
+        if fv.may("array"):
+            items = [self.value(n.items, f"{name}_item") for n in nodes if n.items is not None]
+            fv.items = [v for v in items if not v.empty or v.key in self._building]
+
+
+def plan_fast(tool: ExtendedTool) -> FastPlan:
+    """The fast path of an extended module: the root's test, and its helpers in preorder."""
+    result = FastPlan(tool)
+    result._names.update({"value", "message", "collect"})
+    result.root = result.value("", "args")
+    result.depth = any(v.recursive for v in result.values.values())
     return result

@@ -19,11 +19,12 @@ from typing import Any
 import jinja2
 
 from generator.openai_strict import qualifies
-from generator.plan import ModulePlan
+from generator.plan import ExtendedPlan, ModulePlan
 from generator.shapes import describe
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 SUPPORT = TEMPLATES / "_support.py"
+EXTENDED = TEMPLATES / "_extended.py"  # the exact collector of extended mode, copied
 
 
 def py_literal(value: Any, trailing: bool = False) -> str:
@@ -94,6 +95,11 @@ def render_tool(env: jinja2.Environment, plan: ModulePlan) -> str:
     return env.get_template("module.py.j2").render(tool=plan.tool, plan=plan)
 
 
+def render_extended(env: jinja2.Environment, plan: ExtendedPlan) -> str:
+    """A tool module's body in extended mode (no header)."""
+    return env.get_template("module_extended.py.j2").render(tool=plan.tool, plan=plan)
+
+
 def support_source() -> str:
     """`_support.py`'s body: the plain file, as it is."""
     return SUPPORT.read_bytes().decode("utf-8")
@@ -110,9 +116,9 @@ def support_module() -> ModuleType:
     return module
 
 
-def render_init(env: jinja2.Environment, modules: dict[str, str]) -> str:
-    """`__init__.py`'s body, from tool name -> module name."""
-    return env.get_template("init.py.j2").render(modules=sorted(modules.items()))
+def render_init(env: jinja2.Environment, modules: dict[str, str], keywords: str = "subset") -> str:
+    """`__init__.py`'s body, from tool name -> module name, and the keyword mode (E1)."""
+    return env.get_template("init.py.j2").render(modules=sorted(modules.items()), keywords=keywords)
 
 
 def render_declarations(env: jinja2.Environment, declarations: list[Any]) -> str:

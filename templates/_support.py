@@ -236,3 +236,58 @@ def message(tool: str, issues: tuple[Issue, ...]) -> str | None:
     lines = [tool + " failed due to the following " + noun]
     lines.extend(issue.line for issue in issues)
     return "\n".join(lines)
+
+
+# ---------- extended mode (extended.md E5, E7): the text after "is invalid: " ----------
+
+DEPTH_TEXT = "nested more than 256 levels deep"
+_BOUND_WORDS = {
+    "minimum": "expected a number greater than or equal to ",
+    "exclusiveMinimum": "expected a number greater than ",
+    "maximum": "expected a number less than or equal to ",
+    "exclusiveMaximum": "expected a number less than ",
+    "multipleOf": "expected a multiple of ",
+}
+_COUNT_WORDS = {
+    "minLength": ("expected at least ", "character"),
+    "maxLength": ("expected at most ", "character"),
+    "minItems": ("expected at least ", "item"),
+    "maxItems": ("expected at most ", "item"),
+}
+
+
+def bound_text(keyword: str, k: object) -> str:
+    """E7: what a broken bound `keyword: k` says (K as json.dumps writes the number)."""
+    if keyword in _BOUND_WORDS:
+        return _BOUND_WORDS[keyword] + json.dumps(k)
+    if keyword in _COUNT_WORDS:
+        words, noun = _COUNT_WORDS[keyword]
+        return words + json.dumps(k) + " " + noun + ("" if k == 1 else "s")
+    if keyword == "pattern":
+        return "expected a string matching the pattern " + str(k)
+    return ""  # uniqueItems: repeat_text
+
+
+def repeat_text(j: int, i: int) -> str:
+    return "expected unique items, but [" + str(j) + "] repeats [" + str(i) + "]"
+
+
+def const_text(k: object) -> str:
+    return "expected " + members_text((k,))
+
+
+def one_of_members(members: str) -> str:
+    return "expected one of " + members
+
+
+def one_of_text(members: tuple[object, ...]) -> str:
+    return "expected one of " + members_text(members)
+
+
+def rejected(out: list[str], path: str, text: str) -> None:
+    """An "invalid" issue of extended mode: `text` is what follows `is invalid: `."""
+    out += (path, "The parameter `" + path + "` is invalid: " + text)
+
+
+def type_name(x: object) -> str:
+    return _type_name(type(x))

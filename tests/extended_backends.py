@@ -100,7 +100,7 @@ BUILDERS: dict[str, Callable[[pytest.TempPathFactory, str, Callable[[], Tools]],
     "generated": generated_backend,
 }
 # The kinds every extended-mode test runs against. Add "generated" here (see the docstring).
-BACKENDS: tuple[str, ...] = ("reference",)
+BACKENDS: tuple[str, ...] = ("reference", "generated")
 
 
 def make_backend(

@@ -83,7 +83,8 @@ def run_block(block: Block, namespace: dict[str, Any]) -> None:
             expected = [TIMING.sub(" in 0.4s", line) for line in expected]
             assert matches(expected, actual), f"{where}: $ {command}\n" + "\n".join(actual)
     elif block.kind == "python":
-        exec(compile(block.text, where, "exec"), namespace)
+        # dont_inherit: a block runs as a user runs it, without this file's `from __future__` imports.
+        exec(compile(block.text, where, "exec", dont_inherit=True), namespace)
     elif block.kind == "pycon":
         test = doctest.DocTestParser().get_doctest(block.text, namespace, where, "README.md", block.line)
         runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)

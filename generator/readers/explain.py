@@ -10,11 +10,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.check import check
+from generator.check import check, check_extended
 from generator.errors import NOT_ENFORCED, DeclarationError
-from generator.ir import ArrayCheck, EnumCheck, ObjectCheck, Schema, ToolModule, TypeCheck
+from generator.ir import (
+    ArrayCheck,
+    Bound,
+    Choice,
+    EnumCheck,
+    ExtendedTool,
+    Node,
+    ObjectCheck,
+    Schema,
+    ToolModule,
+    TypeCheck,
+)
 from generator.load import Declaration, read_all
-from generator.lower import lower
+from generator.lower import lower, lower_extended
 from generator.render import support_module
 from generator.textui import table
 
@@ -198,4 +209,173 @@ def render(explanation: Explanation) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["DeclarationError", "Explanation", "UnknownTool", "explain", "render"]
+# ---------- extended mode (extended.md): the same table, plus bounds and branches ----------
+
+_BOUND_SHORT = {
+    "minimum": ">=", "exclusiveMinimum": ">", "maximum": "<=", "exclusiveMaximum": "<",
+    "multipleOf": "multipleOf", "minLength": "minLength", "maxLength": "maxLength", "pattern": "pattern",
+    "minItems": "minItems", "maxItems": "maxItems", "uniqueItems": "uniqueItems",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ExtendedRow:
+    parameter: str
+    type: str
+    required: bool
+    values: str  # enum members or const
+    enforced: str  # bounds and branches
+
+
+@dataclass(frozen=True)
+class ExtendedExplanation:
+    declaration: Declaration
+    tool: ExtendedTool
+    rows: tuple[ExtendedRow, ...]
+    not_enforced: tuple[tuple[str, str, str], ...]
+    notes: tuple[str, ...]
+
+
+_EXTENDED_REASONS: tuple[tuple[frozenset[str], str], ...] = (
+    (frozenset({"default"}), "no default is filled in: arguments are never changed"),
+    (
+        frozenset({"format", "contentEncoding", "contentMediaType", "pattern"}),
+        "string formats (and patterns outside ECMA-262's E6 syntax) are not checked",
+    ),
+    (
+        frozenset({"not", "if", "then", "else", "dependentSchemas", "dependencies"}),
+        "conditionals are not interpreted",
+    ),
+)
+
+
+def _extended_reason(keyword: str) -> str:
+    found = next((text for names, text in _EXTENDED_REASONS if keyword in names), None)
+    return found or "outside the keywords extended mode interprets (extended.md E2)"
+
+
+def explain_extended(schemas: Path, tool_name: str) -> ExtendedExplanation:
+    declarations = read_all(schemas)
+    found = next((d for d in declarations if d.name == tool_name), None)
+    if found is None:
+        close = difflib.get_close_matches(tool_name, [d.name for d in declarations], n=3)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise UnknownTool(f"no tool named {tool_name!r} in {schemas.as_posix()}{hint}")
+    graph, checked = check_extended(found)
+    tool = lower_extended(found, graph, checked)
+    nodes = {n.pointer: n for n in tool.nodes}
+    not_enforced = tuple(
+        (
+            parameter_path(entry.pointer, found.pointer),
+            _with_value(keyword, _resolve(found, entry.pointer)) if "(" not in keyword else keyword,
+            _extended_reason(keyword),
+        )
+        for entry in tool.not_enforced
+        for keyword in entry.keywords
+    )
+    notes = tuple(
+        f"{parameter_path(w.pointer, found.pointer)}: {w.reason}"
+        for w in checked.notices
+        if w.kind != NOT_ENFORCED
+    )
+    rows = list(_extended_rows(nodes, nodes[""], "", True, (), top=True))
+    return ExtendedExplanation(found, tool, tuple(rows), not_enforced, notes)
+
+
+def _bound_text(bound: Bound) -> str:
+    if bound.keyword == "uniqueItems":
+        return "uniqueItems"
+    if bound.keyword == "pattern":
+        return f"pattern {bound.value}"  # verbatim, as its message line writes it
+    return f"{_BOUND_SHORT[bound.keyword]} {json.dumps(bound.value, ensure_ascii=False)}"
+
+
+def _branch_text(nodes: dict[str, Node], choice: Choice) -> str:
+    kinds = []
+    for accepts, branch in zip(choice.accepts, choice.branches, strict=True):
+        ref = next((p for p in nodes[branch].group[1:]), "")
+        name = (
+            ref.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~") if ref.startswith("/$defs/") else ""
+        )
+        kinds.append(name or (" | ".join(accepts) if accepts else "any"))
+    return f"{choice.keyword}: {', '.join(kinds)}" + (f" (by {choice.tag})" if choice.tag else "")
+
+
+def _extended_rows(
+    nodes: dict[str, Node], node: Node, path: str, required: bool, seen: tuple[str, ...], top: bool = False
+) -> Iterator[ExtendedRow]:
+    """One row per value: its group and, flattened one level, the groups of its branches."""
+    static = [nodes[p] for p in node.group]
+    choices = [c for g in static for c in g.choices]
+    branches = [nodes[p] for c in choices for b in c.branches for p in nodes[b].group]
+    group = static + [b for b in branches if b not in static]
+    if not top:
+        types = next((g.types for g in static if g.types is not None), None)
+        if types is None and choices:
+            union: list[str] = []
+            for c in choices:
+                for accepts in c.accepts:
+                    union += [t for t in (accepts or ("any",)) if t not in union]
+            types = tuple(union)
+        values = [_members_text(g.enum) for g in group if g.enum is not None]
+        values += [f"const {_members_text(g.const)}" for g in group if g.const]
+        enforced = [_bound_text(b) for g in group for b in g.bounds]
+        enforced += [_branch_text(nodes, c) for c in choices]
+        recursive = node.group[-1] in seen
+        if recursive:
+            enforced.append("recursive")
+        yield ExtendedRow(
+            path, " | ".join(types) if types else "any", required, "; ".join(values), "; ".join(enforced)
+        )
+        if recursive:
+            return
+    seen = (*seen, node.group[-1])
+    required_names = {r for g in static for r in g.required}
+    done: set[tuple[str, str]] = set()
+    for g in group:
+        for name, sub in g.properties:
+            if (name, sub) in done:
+                continue
+            done.add((name, sub))
+            is_required = name in required_names or name in g.required
+            yield from _extended_rows(nodes, nodes[sub], _join(path, name), is_required, seen)
+        if isinstance(g.extra, str):
+            yield from _extended_rows(nodes, nodes[g.extra], _join(path, "*"), False, seen)
+        if g.items is not None:
+            yield from _extended_rows(nodes, nodes[g.items], f"{path}[]", False, seen)
+
+
+def render_extended(explanation: ExtendedExplanation) -> str:
+    d = explanation.declaration
+    lines = [f"{d.name}  ({d.file}, module {explanation.tool.module}.py)", "keywords: extended", ""]
+    if explanation.rows:
+        rows = [
+            (r.parameter, r.type, "yes" if r.required else "", r.values, r.enforced) for r in explanation.rows
+        ]
+        lines.append(table(("parameter", "type", "required", "enum / const", "bounds and branches"), rows))
+    else:
+        lines.append("(no parameters)")
+    lines.append("")
+    if explanation.not_enforced:
+        lines.append("declared but not enforced (never blocks a call):")
+        width = max(len(p) for p, _, _ in explanation.not_enforced)
+        lines.extend(f"  {p.ljust(width)}  {k}  ({why})" for p, k, why in explanation.not_enforced)
+    else:
+        lines.append("declared but not enforced: nothing")
+    if explanation.notes:
+        lines.append("")
+        lines.append("notes:")
+        lines.extend(f"  {note}" for note in explanation.notes)
+    return "\n".join(lines)
+
+
+__all__ = [
+    "DeclarationError",
+    "Explanation",
+    "ExtendedExplanation",
+    "UnknownTool",
+    "explain",
+    "explain_extended",
+    "render",
+    "render_extended",
+]

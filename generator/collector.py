@@ -1,0 +1,587 @@
+"""Stage 4 (extended mode): plan the exact collector as generated code (extended.md E4, E5, E7).
+
+The collector is the E4 visit partially evaluated at build time: for each group reached
+(keyed by the content of its schemas, so identical schemas share code) this plan describes
+one function, `_visit_<name>(x, path[, memo])`, whose body is that group's visit unrolled:
+
+* step 1 over the group known before any `anyOf` / `oneOf` (type tests, inline);
+* each combinator, in group order, resolved by calling one generated *candidate* function
+  per branch (`_branch_<name>_<types>`: the visit of "group so far + branch", the names of
+  later combinators counted as declared), then E5's rules spelled with constants (the
+  discriminator's tags, each branch's Ti, the EXPECTED text);
+* for each selection (a branch, or none), the rest of the visit: the next combinator, or
+  steps 1-5 over the completed group, straight-line (type, const / enum, each bound with its
+  precomputed text, required / properties / undeclared keys with the declared names as one
+  frozenset constant, items loops). When the combinator is the last one and the selected
+  branch brings none of its own, the visit's issues are that branch's candidate issues,
+  already computed.
+
+Descents (a property, an undeclared key's schema, an element) call the child's visit
+function; where the same descent can run twice for one call (inside a candidate, or after
+a choice) it goes through a per-call memo keyed by (function, id(value), path), which keeps
+E5's candidates linear on trees. A visit function checks the depth limit (256 segments)
+where the tool is recursive or deep enough. Frames per level of nesting: at most two (a
+visit and a candidate), so 256 levels fit in the interpreter's default recursion limit.
+
+Nothing here spells code: templates/collector_extended.j2 does, from these records.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from generator.ir import Choice, ExtendedTool, Node
+from generator.names import identifier
+
+DEPTH_LIMIT = 256
+_NUMBER_BOUNDS = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf")
+_STRING_BOUNDS = ("minLength", "maxLength", "pattern")
+_ARRAY_BOUNDS = ("minItems", "maxItems", "uniqueItems")
+
+
+@dataclass
+class Constant:
+    """A module-level constant of the collector: `name = <kind>(value)` (the template spells it)."""
+
+    name: str
+    # "bound" (text after "is invalid: "), "const", "members", "members_text", "tags_text",
+    # "fraction", "declared"
+    kind: str
+    value: Any
+    keyword: str = ""
+    members: str = ""  # for "members_text": the constant holding the members
+
+
+@dataclass
+class TypeTest:
+    names: tuple[str, ...]
+    expected: str  # EXPECTED of the type line
+
+
+@dataclass
+class ValueTest:
+    """Step 2: `const` (kind "const", `value` the constant) or `enum` (`value` the members' constant)."""
+
+    kind: str
+    value: Any
+    text: str  # constant holding the text after "is invalid: "
+    members: str = ""
+
+
+@dataclass
+class BoundTest:
+    keyword: str
+    value: Any
+    text: str  # constant of its text ("" for uniqueItems)
+    extra: str = ""  # the compiled pattern or the Fraction constant
+
+
+@dataclass
+class Call:
+    """A call of a generated function on `x` (candidates) or a child value (descents)."""
+
+    function: str
+    memo: bool = False  # the callee takes the memo
+    memoized: bool = False  # this call site goes through the memo
+    empty: bool = False  # the callee finds nothing but a depth issue: no call made
+    depth: bool = False  # (with `empty`) the depth check stays at the call site
+    descent: bool = False  # a child value (not a candidate on the same value)
+    # The fast test (generator/plan.py FastValue) that proves the child valid, so that it is
+    # not visited: a helper (`helper`) or one inline condition; None when there is none.
+    fast: Any = None
+
+    @property
+    def silent(self) -> bool:
+        """A descent that can find nothing at all: not written."""
+        return self.descent and self.empty and not self.depth
+
+
+@dataclass
+class Objects:
+    required: list[str]
+    properties: list[tuple[str, Call]]
+    declared: str  # the frozenset constant of declared names ("" when none)
+    allowed: bool  # every undeclared str key is fine (open keyword or additionalProperties true)
+    extras: list[Call]  # additionalProperties schemas, in group order
+
+
+@dataclass
+class Steps:
+    """Steps 1-5 over one completed group."""
+
+    form: ClassVar[str] = "steps"
+
+    types: list[TypeTest]
+    values: list[ValueTest]
+    number: list[BoundTest]
+    string: list[BoundTest]
+    array: list[BoundTest]
+    objects: Objects | None
+    items: list[Call]
+    known: frozenset[str] | None = None  # the value's possible JSON types, when step 1 says
+
+    def only(self, json_type: str) -> bool:
+        """The value is known to be of this JSON type: no test of its type is written."""
+        return self.known is not None and self.known == {json_type}
+
+    @property
+    def nothing(self) -> bool:
+        return not (self.types or self.values or self.number or self.string or self.array) and (
+            self.objects is None and not self.items
+        )
+
+
+@dataclass
+class Reuse:
+    """The visit's issues are the selected branch's candidate issues."""
+
+    form: ClassVar[str] = "reuse"
+
+    index: int
+
+
+@dataclass
+class Choose:
+    """One combinator resolved (E5), then the rest of the visit per selection."""
+
+    form: ClassVar[str] = "choose"
+
+    uid: int
+    candidates: list[Call]
+    tag: str | None
+    tags: list[Any]
+    tags_text: str  # constant
+    admits: list[tuple[str, ...] | None]  # Ti per branch (None: every type)
+    expected: str
+    on_branch: list[Steps | Choose | Reuse] = field(default_factory=list)
+    on_none: Steps | Choose | Reuse | None = None
+
+
+Body = Steps | Choose | Reuse
+
+
+@dataclass
+class Function:
+    name: str
+    kind: str  # "visit" or "branch"
+    depth: bool = False
+    pre: list[TypeTest] = field(default_factory=list)
+    body: Body | None = None
+    memo: bool = False  # takes the memo argument
+    uses_t: bool = False
+    calls: list[Call] = field(default_factory=list)  # every call it makes (for `memo`)
+
+    @property
+    def empty(self) -> bool:
+        return not self.pre and isinstance(self.body, Steps) and self.body.nothing
+
+
+def _kebab(keyword: str) -> str:
+    return identifier(keyword).upper()
+
+
+class CollectorPlan:
+    """The collector functions and constants of one extended-mode module."""
+
+    def __init__(
+        self, tool: ExtendedTool, patterns: dict[str, str], taken: set[str], fast: Any = None
+    ) -> None:
+        self.tool = tool
+        self.fast = fast  # the module's FastPlan: its tests let descents skip valid values
+        self.patterns = patterns
+        self.nodes = {n.pointer: n for n in tool.nodes}
+        self.functions: list[Function] = []
+        self._by_key: dict[Any, Function] = {}
+        self._names: set[str] = set()
+        self._upper = taken
+        self.constants: list[Constant] = []
+        self._constant_of: dict[Any, str] = {}
+        self._uid = 0
+        self.depth = bool(tool.recursive)
+        self.root = self.visit(self.nodes[""].group, "args")
+        if not self.depth and self._height(self.root.name) > DEPTH_LIMIT:
+            self.depth = True
+        for function in self.functions:
+            if function.kind == "visit":
+                function.depth = self.depth
+        self._settle()
+
+    # ---------- names ----------
+
+    def _function_name(self, prefix: str, word: str) -> str:
+        base = f"{prefix}_{identifier(word)}"
+        candidate, n = base, 1
+        while candidate in self._names:
+            n += 1
+            candidate = f"{base}_{n}"
+        self._names.add(candidate)
+        return candidate
+
+    def _constant(self, key: Any, word: str, make: Any) -> str:
+        found = self._constant_of.get(key)
+        if found is not None:
+            return found
+        base = identifier(word).upper()
+        candidate, n = f"_{base}", 1
+        while candidate in self._upper or candidate[1:] in self._upper:
+            n += 1
+            candidate = f"_{base}_{n}"
+        self._upper.add(candidate)
+        self._constant_of[key] = candidate
+        self.constants.append(make(candidate))
+        return candidate
+
+    def _content(self, pointer: str, resolved: bool = False) -> str:
+        """What of a member decides the code: its content (without its combinators once they
+        are resolved)."""
+        node = self.nodes[pointer]
+        return node.content_resolved if resolved else node.content
+
+    # ---------- functions ----------
+
+    def visit(self, members: tuple[str, ...], word: str) -> Function:
+        key = ("visit", tuple(self._content(m) for m in members))
+        found = self._by_key.get(key)
+        if found is not None:
+            return found
+        function = Function(self._function_name("_visit", word), "visit")
+        self._by_key[key] = function
+        self.functions.append(function)
+        self._fill(function, list(members), 0, frozenset(), word, False)
+        return function
+
+    def branch(
+        self, members: list[str], start: int, later: frozenset[str], word: str, suffix: str
+    ) -> Function:
+        key = ("branch", tuple(self._content(m, i < start) for i, m in enumerate(members)), start, later)
+        found = self._by_key.get(key)
+        if found is not None:
+            return found
+        function = Function(self._function_name("_branch", f"{word}_{suffix}"), "branch")
+        self._by_key[key] = function
+        self.functions.append(function)
+        self._fill(function, members, start, later, word, True)
+        return function
+
+    def _fill(
+        self,
+        function: Function,
+        group: list[str],
+        start: int,
+        later: frozenset[str],
+        word: str,
+        memoized: bool,
+    ) -> None:
+        function.pre = self._types(group)
+        function.body = self._resolve(function, group, start, 0, later, later, word, memoized)
+
+    def _types(self, group: list[str]) -> list[TypeTest]:
+        found: list[TypeTest] = []
+        for pointer in group:
+            types = self.nodes[pointer].types
+            if types is not None and all(t.names != types for t in found):
+                found.append(TypeTest(types, " | ".join(types)))
+        return found
+
+    def _resolve(
+        self,
+        function: Function,
+        group: list[str],
+        position: int,
+        k: int,
+        extra: frozenset[str],
+        later: frozenset[str],
+        word: str,
+        memoized: bool,
+    ) -> Body:
+        """The interpreter's loop over the group's combinators from (position, k), unrolled."""
+        while position < len(group) and k >= len(self.nodes[group[position]].choices):
+            position, k = position + 1, 0
+        if position >= len(group):
+            return self._steps(function, group, extra, word, memoized)
+        pending = self.nodes[group[position]].choices
+        choice = pending[k]
+        ahead: set[str] = set(later)
+        for rest in pending[k + 1 :]:
+            ahead.update(rest.names)
+        for after in group[position + 1 :]:
+            for rest in self.nodes[after].choices:
+                ahead.update(rest.names)
+        ahead.update(extra)
+        self._uid += 1
+        choose = self._choose(choice, word)
+        last = k + 1 == len(pending) and not any(self.nodes[a].choices for a in group[position + 1 :])
+        for i, b in enumerate(choice.branches):
+            members = list(self.nodes[b].group)
+            accepts = choice.accepts[i]
+            suffix = "_".join(accepts) if accepts is not None else "any"
+            callee = self.branch(group + members, len(group), frozenset(ahead), word, suffix)
+            call = Call(callee.name)
+            function.calls.append(call)
+            choose.candidates.append(call)
+            if last and not any(self.nodes[m].choices for m in members):
+                choose.on_branch.append(Reuse(i))
+            else:
+                choose.on_branch.append(
+                    self._resolve(function, group + members, position, k + 1, extra, later, word, True)
+                )
+        choose.on_none = self._resolve(
+            function, group, position, k + 1, extra | frozenset(choice.names), later, word, True
+        )
+        return choose
+
+    def _choose(self, choice: Choice, word: str) -> Choose:
+        expected: list[str] = []
+        for names in choice.accepts:
+            expected += [n for n in names or () if n not in expected]
+        tags_text = ""
+        if choice.tag is not None:
+            tags = tuple(choice.tags)
+            tags_text = self._constant(
+                ("tags", repr(tags)), f"{choice.tag}_tags", lambda n: Constant(n, "tags_text", tags)
+            )
+        return Choose(
+            self._uid,
+            [],
+            choice.tag,
+            list(choice.tags),
+            tags_text,
+            list(choice.accepts),
+            " | ".join(expected),
+        )
+
+    def _steps(
+        self, function: Function, group: list[str], extra: frozenset[str], word: str, memoized: bool
+    ) -> Steps:
+        nodes = [self.nodes[p] for p in group]
+        values: list[ValueTest] = []
+        seen_values: set[tuple[str, str]] = set()
+        for node in nodes:
+            if node.const and ("const", repr(node.const[0])) not in seen_values:
+                seen_values.add(("const", repr(node.const[0])))
+                k = node.const[0]
+                text = self._constant(
+                    ("const_text", repr(k)), f"{word}_const", lambda n, k=k: Constant(n, "const", k)
+                )
+                values.append(ValueTest("const", k, text))
+            if node.enum is not None and ("enum", repr(node.enum)) not in seen_values:
+                seen_values.add(("enum", repr(node.enum)))
+                members = tuple(node.enum)
+                name = self._constant(
+                    ("members", repr(members)),
+                    f"{word}_members",
+                    lambda n, m=members: Constant(n, "members", m),
+                )
+                text = self._constant(
+                    ("members_text", repr(members)),
+                    f"{word}_enum",
+                    lambda n, name=name: Constant(n, "members_text", None, members=name),
+                )
+                values.append(ValueTest("enum", members, text, name))
+        bounds: dict[str, list[BoundTest]] = {"number": [], "string": [], "array": []}
+        seen: set[tuple[str, str]] = set()
+        for node in nodes:
+            for bound in node.bounds:
+                key = (bound.keyword, repr(bound.value))
+                if key in seen:
+                    continue
+                seen.add(key)
+                text = ""
+                if bound.keyword != "uniqueItems":
+                    text = self._constant(
+                        ("bound", bound.keyword, repr(bound.value)),
+                        f"{word}_{_kebab(bound.keyword)}",
+                        lambda n, b=bound: Constant(n, "bound", b.value, b.keyword),
+                    )
+                extra_name = ""
+                if bound.keyword == "pattern":
+                    assert bound.python is not None
+                    extra_name = self.patterns[bound.python]
+                elif bound.keyword == "multipleOf":
+                    extra_name = self._constant(
+                        ("fraction", repr(bound.value)),
+                        f"{word}_step",
+                        lambda n, b=bound: Constant(n, "fraction", b.value),
+                    )
+                test = BoundTest(bound.keyword, bound.value, text, extra_name)
+                if bound.keyword in _NUMBER_BOUNDS:
+                    bounds["number"].append(test)
+                elif bound.keyword in _STRING_BOUNDS:
+                    bounds["string"].append(test)
+                else:
+                    bounds["array"].append(test)
+        objects: Objects | None = None
+        if any(n.object_like for n in nodes):
+            required = list(dict.fromkeys(r for n in nodes for r in n.required))
+            properties: list[tuple[str, Call]] = []
+            for node in nodes:
+                for name, sub in node.properties:
+                    properties.append((name, self._descend(function, sub, name, memoized)))
+            declared = frozenset(extra).union(*(n_declared(n) for n in nodes))
+            ordered = [*dict.fromkeys([d for n in nodes for d in n_declared_ordered(n)]), *sorted(extra)]
+            ordered = list(dict.fromkeys(ordered))
+            declared_name = ""
+            if declared:
+                declared_name = self._constant(
+                    ("declared", tuple(sorted(declared))),
+                    f"{word}_declared",
+                    lambda n: Constant(n, "declared", tuple(ordered)),
+                )
+            opened = any(n.open for n in nodes)
+            extras = [n.extra for n in nodes if n.extra is not None]
+            allowed = opened or any(e is True for e in extras)
+            schemas: list[Call] = []
+            if not allowed:
+                schemas = [
+                    self._descend(function, e, f"{word}_value", memoized)
+                    for e in extras
+                    if isinstance(e, str)
+                ]
+            objects = Objects(required, properties, declared_name, allowed, schemas)
+        items = [
+            self._descend(function, n.items, f"{word}_item", memoized) for n in nodes if n.items is not None
+        ]
+        tested = [t.names for t in function.pre]  # passed already: the same value, the same tests
+        types = [t for t in self._types(group) if t.names not in tested]
+        known: frozenset[str] | None = None  # the JSON types the value can have past step 1
+        for type_test in [*function.pre, *types]:
+            names = frozenset("number" if n == "integer" else n for n in type_test.names)
+            known = names if known is None else known & names
+        steps = Steps(types, values, bounds["number"], bounds["string"], bounds["array"], objects, items)
+        if known is not None:
+            steps.number = steps.number if "number" in known else []
+            steps.string = steps.string if "string" in known else []
+            steps.array = steps.array if "array" in known else []
+            steps.objects = steps.objects if "object" in known else None
+            steps.items = steps.items if "array" in known else []
+            steps.known = known
+        return steps
+
+    def _descend(self, function: Function, pointer: str, word: str, memoized: bool) -> Call:
+        group = self.nodes[pointer].group
+        callee = self.visit(group, word)
+        call = Call(callee.name, memoized=memoized, descent=True)
+        if self.fast is not None:
+            fv = self.fast.values.get((*group, "resolved 0"))
+            if fv is not None and not fv.fallback and not fv.empty and (fv.helper or _inline(fv)):
+                call.fast = fv
+        function.calls.append(call)
+        return call
+
+    # ---------- after every function is known ----------
+
+    def _height(self, start: str) -> int:
+        """The longest chain of descents below the root (no recursion: a DAG)."""
+        by_name = {f.name: f for f in self.functions}
+        heights: dict[str, int] = {}
+        order: list[str] = []
+        stack = [(start, False)]
+        while stack:
+            name, done = stack.pop()
+            if done:
+                order.append(name)
+                continue
+            if name in heights:
+                continue
+            heights[name] = 0
+            stack.append((name, True))
+            for call in by_name[name].calls:
+                stack.append((call.function, False))
+        for name in order:
+            heights[name] = max(
+                (heights[c.function] + (1 if c.descent else 0) for c in by_name[name].calls), default=0
+            )
+        return heights[start]
+
+    def _settle(self) -> None:
+        by_name = {f.name: f for f in self.functions}
+        for function in self.functions:
+            function.uses_t = bool(function.pre) or _uses_t(function.body)
+        changed = True
+        while changed:
+            changed = False
+            for function in self.functions:
+                for call in function.calls:
+                    callee = by_name[call.function]
+                    call.memo = callee.memo
+                    call.empty = callee.empty
+                    call.depth = callee.depth
+                needs = any((c.memoized or c.memo) and not c.empty for c in function.calls)
+                if needs != function.memo:
+                    function.memo = needs
+                    changed = True
+        for function in self.functions:
+            for call in function.calls:
+                callee = by_name[call.function]
+                call.memo, call.empty, call.depth = callee.memo, callee.empty, callee.depth
+            for steps in _all_steps(function.body):
+                steps.items = [c for c in steps.items if not c.silent]
+                o = steps.objects
+                if o is not None:
+                    o.properties = [(name, c) for name, c in o.properties if not c.silent]
+                    if o.extras and all(c.silent for c in o.extras):
+                        o.allowed = True  # every undeclared key's schema finds nothing
+                    o.extras = [c for c in o.extras if not c.silent]
+
+    @property
+    def emitted(self) -> list[Function]:
+        """The functions the module defines: every one but those that find nothing."""
+        return [f for f in self.functions if not f.empty or f is self.root]
+
+
+def _inline(fv: Any) -> bool:
+    """A fast test written as one condition that calls no helper (so it cannot raise)."""
+    if fv.helper or fv.fallback:
+        return False
+    if fv.alternatives is not None:
+        return all(_inline(a) for a in fv.alternatives)
+    return bool(fv.leaf)
+
+
+def _all_steps(body: Body | None) -> list[Steps]:
+    if isinstance(body, Steps):
+        return [body]
+    if isinstance(body, Choose):
+        found = [s for b in body.on_branch for s in _all_steps(b)]
+        return found + _all_steps(body.on_none)
+    return []
+
+
+def _uses_t(body: Body | None) -> bool:
+    if isinstance(body, Choose):
+        return True
+    if isinstance(body, Steps):
+        return bool(body.types or body.number or body.string or body.array)
+    return False
+
+
+def n_declared(node: Node) -> frozenset[str]:
+    return frozenset([*(name for name, _ in node.properties), *node.required])
+
+
+def n_declared_ordered(node: Node) -> list[str]:
+    return [*(name for name, _ in node.properties), *node.required]
+
+
+# Keywords that decide nothing about a member's own visit: annotations, definitions, and the
+# in-place links whose targets the group lists as members of their own.
+_NOT_OWN = frozenset(
+    {"title", "description", "examples", "default", "$comment", "$schema", "$id", "$anchor", "$defs",
+     "definitions", "allOf"}
+)  # fmt: skip
+
+
+def content_key(schema: Any, resolved: bool = False) -> str:
+    """A schema's content as the key of the code it gets (same JSON, same behaviour). With
+    `resolved`, its anyOf / oneOf are left out: they were resolved before."""
+    if not isinstance(schema, dict):
+        return json.dumps(schema)
+    dropped = _NOT_OWN | ({"anyOf", "oneOf"} if resolved else frozenset())
+    own = {
+        k: v
+        for k, v in schema.items()
+        if k not in dropped and not (k == "$ref" and isinstance(v, str) and (v == "#" or v.startswith("#/")))
+    }
+    return json.dumps(own, ensure_ascii=False)

@@ -1,0 +1,267 @@
+"""The keyword mode (extended.md E1) end to end: the flag, KEYWORDS, the fingerprint, subset
+output unchanged to the byte, the 113 real declarations in both modes, the fast path of a
+valid call, and E8 refusals / --strict warnings through the CLI."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from generator.build import Build, build, fingerprint
+from tests.reliability import imported
+from tests.toolgen_cli import invoke
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMAS = ROOT / "tool_schemas"
+REAL_TOOLS = ROOT / "tests" / "data" / "real-tools"
+PACKAGE_FILES = ("__init__.py", "_support.py", "_declarations.py", "_extended.py")
+
+
+@pytest.fixture(scope="module")
+def subset_build() -> Build:
+    return build(SCHEMAS)
+
+
+@pytest.fixture(scope="module")
+def extended_build() -> Build:
+    return build(SCHEMAS, keywords="extended")
+
+
+def _modules(result: Build) -> dict[str, str]:
+    return {name: text for name, text in result.files.items() if name not in PACKAGE_FILES}
+
+
+def test_subset_output_is_the_checked_in_package_byte_for_byte(subset_build: Build) -> None:
+    on_disk = {p.name: p.read_bytes().decode("utf-8") for p in (ROOT / "generated").glob("*.py")}
+    assert subset_build.files == on_disk
+    assert 'KEYWORDS = "subset"' in subset_build.files["__init__.py"]
+    assert "_extended.py" not in subset_build.files
+    assert all("extended" not in text for text in _modules(subset_build).values())
+
+
+def test_extended_mode_rewrites_every_module_and_says_so(subset_build: Build, extended_build: Build) -> None:
+    subset, extended = _modules(subset_build), _modules(extended_build)
+    assert subset.keys() == extended.keys() and len(subset) == 25
+    for name, text in extended.items():
+        assert text != subset[name]
+        assert "\nKeywords: extended (extended.md).\n" in text
+        assert 'KEYWORDS = "extended"' in text
+    init = extended_build.files["__init__.py"]
+    assert 'KEYWORDS = "extended"' in init
+    assert f"# Generator: {fingerprint('extended')}\n" in init
+    assert fingerprint("extended") != fingerprint("subset")
+    assert "_extended.py" in extended_build.files
+    # The lines of E7's example are the real declaration's: AskUserQuestion's bounds are read.
+    ask = next(t for n, t in extended.items() if n.startswith("ask_user_question_"))
+    assert '_s.bound_text("maxItems", 4)' in ask and '_s.bound_text("maxLength", 12)' in ask
+
+
+def test_cli_flag_generate_and_check_compare_in_that_mode(tmp_path: Path) -> None:
+    out = tmp_path / "pkg_mode_cli"
+    made = invoke("generate", "--keywords", "extended", "--out", str(out))
+    assert made.exit_code == 0, made.output
+    assert invoke("check", "--keywords", "extended", "--out", str(out)).exit_code == 0
+    assert invoke("generate", "--keywords", "extended", "--check", "--out", str(out)).exit_code == 0
+    drift = invoke("check", "--out", str(out))
+    assert drift.exit_code == 1
+    assert f"generated code is out of sync; run: toolgen generate --out {out.as_posix()}" in drift.output
+    back = invoke("check", "--keywords", "extended", "--out", str(tmp_path / "missing"))
+    assert (
+        f"run: toolgen generate --keywords extended --out {(tmp_path / 'missing').as_posix()}" in back.output
+    )
+    bad = invoke("generate", "--keywords", "everything", "--out", str(out))
+    assert bad.exit_code == 2 and "'everything' is not one of 'subset', 'extended'" in bad.output
+    with imported(out) as package:
+        assert package.KEYWORDS == "extended"
+        ask = {"questions": [{"question": "q?", "header": "h" * 14, "options": [], "multiSelect": False}] * 5}
+        assert package.validate("AskUserQuestion", ask) == "\n".join(
+            [
+                "AskUserQuestion failed due to the following issues:",
+                "The parameter `questions` is invalid: expected at most 4 items",
+                *(
+                    line
+                    for i in range(5)
+                    for line in (
+                        f"The parameter `questions[{i}].header` is invalid: expected at most 12 characters",
+                        f"The parameter `questions[{i}].options` is invalid: expected at least 2 items",
+                    )
+                ),
+            ]
+        )
+
+
+def _declare(folder: Path, name: str, parameters: Any) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    declaration = {"type": "function", "function": {"name": name, "parameters": parameters}}
+    (folder / f"{name}.json").write_text(json.dumps(declaration), "utf-8")
+    return folder
+
+
+def test_e8_refusal_names_file_and_pointer_and_writes_nothing(tmp_path: Path) -> None:
+    schemas = _declare(
+        tmp_path / "s", "Loop", {"type": "object", "properties": {"a": {"$ref": "#/$defs/none"}}}
+    )
+    result = invoke(
+        "generate", "--keywords", "extended", "--schemas", str(schemas), "--out", str(tmp_path / "o")
+    )
+    assert result.exit_code == 2
+    assert "Loop.json: /function/parameters/properties/a/$ref:" in result.output
+    assert not (tmp_path / "o").exists()
+    # The same declaration is legal in subset mode, which does not read `$ref`.
+    subset = invoke("generate", "--schemas", str(schemas), "--out", str(tmp_path / "o"))
+    assert subset.exit_code == 0
+
+
+def test_strict_fails_on_e8_warnings(tmp_path: Path) -> None:
+    parameters = {"type": "object", "properties": {"a": {"oneOf": [{"type": "string"}, {"type": "null"}]}}}
+    schemas = _declare(tmp_path / "s", "One", parameters)
+    out = tmp_path / "o"
+    warned = invoke("generate", "--keywords", "extended", "--schemas", str(schemas), "--out", str(out))
+    assert warned.exit_code == 0
+    assert "warning: " in warned.output and "oneOf" in warned.output
+    strict = invoke(
+        "generate", "--keywords", "extended", "--strict", "--schemas", str(schemas), "--out", str(out)
+    )
+    assert strict.exit_code == 2 and "under --strict; nothing written" in strict.output
+
+
+# ---------- the real declarations (tests/data/real-tools), both modes ----------
+
+
+@pytest.fixture(scope="module")
+def real_extended(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    out = tmp_path_factory.mktemp("real") / "pkg_real_extended"
+    made = invoke("generate", "--keywords", "extended", "--schemas", str(REAL_TOOLS), "--out", str(out))
+    assert made.exit_code == 0, made.output
+    with imported(out) as package:
+        yield package
+
+
+def test_every_real_declaration_generates_in_subset_mode() -> None:
+    result = build(REAL_TOOLS)
+    assert len(result.tools) == 113
+
+
+def test_every_real_declaration_generates_and_imports_in_extended_mode(real_extended: ModuleType) -> None:
+    assert real_extended.KEYWORDS == "extended"
+    assert len(real_extended.TOOL_NAMES) == 113
+    for tool in sorted(real_extended.TOOL_NAMES):
+        assert real_extended.validator(tool) is not None
+        # Never raises, whatever the call; a list is never a valid call.
+        found = real_extended.validate(tool, [])
+        assert found == f"{tool} failed due to the following issue:\n" + (
+            "The tool input type is expected as `object` but provided as `array`"
+        )
+
+
+def _module_of(package: ModuleType, tool: str) -> ModuleType:
+    package.validator(tool)
+    module: ModuleType = __import__(f"{package.__name__}.{package._MODULES[tool]}", fromlist=["validate"])
+    return module
+
+
+VALID_CALLS = [
+    ("pyd_update_ticket", {"ticket_id": 7, "status": None, "assignee": "ann", "tags": ["a", "b"]}),
+    ("pyd_update_ticket", {"ticket_id": 7.0, "status": "open"}),
+    ("AskUserQuestion", None),
+]
+
+
+@pytest.mark.parametrize(("tool", "args"), VALID_CALLS)
+def test_the_fast_path_answers_valid_calls_alone(
+    tool: str, args: Any, real_extended: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if args is None:  # a built-in tool: the extended package of tool_schemas
+        out = tmp_path / "pkg_fast_builtin"
+        assert invoke("generate", "--keywords", "extended", "--out", str(out)).exit_code == 0
+        with imported(out) as package:
+            question = {
+                "question": "Which?",
+                "header": "Pick",
+                "options": [{"label": "a", "description": "A"}] * 2,
+            }
+            _fast_only(package, tool, {"questions": [question]}, monkeypatch)
+        return
+    _fast_only(real_extended, tool, args, monkeypatch)
+
+
+def _fast_only(package: ModuleType, tool: str, args: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    module = _module_of(package, tool)
+    assert package.validate(tool, args) is None
+
+    def collector_called(_: object) -> str | None:
+        raise AssertionError("the collector ran for a valid call")
+
+    called: Callable[[object], str | None] = collector_called
+    monkeypatch.setattr(module, "_message", called)
+    assert module.validate(args) is None
+
+
+def test_a_nullable_anyof_is_one_inline_test(real_extended: ModuleType) -> None:
+    module = _module_of(real_extended, "pyd_update_ticket")
+    source = Path(module.__file__ or "").read_text("utf-8")
+    assert (
+        '            if "assignee" in args:\n'
+        '                w = args["assignee"]\n'
+        "                if not (type(w) is str or w is None):\n"
+        "                    return _message(args)\n"
+    ) in source
+    assert "_check_assignee" not in source
+    assert real_extended.validate("pyd_update_ticket", {"ticket_id": 1, "assignee": 5}) == (
+        "pyd_update_ticket failed due to the following issue:\n"
+        "The parameter `assignee` type is expected as `string | null` but provided as `number`"
+    )
+
+
+# ---------- explain and validate say the mode ----------
+
+DRAW_SHAPE = """\
+pyd_draw_shape  (tests/data/real-tools/pydantic__pyd_draw_shape.json, module pyd_draw_shape_223ac355.py)
+keywords: extended
+
+parameter     type    required  enum / const       bounds and branches
+shape         object  yes                          oneOf: Circle, Rectangle (by kind)
+shape.kind    string  yes       const "circle"
+shape.radius  number  yes                          > 0
+shape.kind    string  yes       const "rectangle"
+shape.width   number  yes                          > 0
+shape.height  number  yes                          > 0
+color         string
+"""
+
+
+def test_explain_shows_the_mode_bounds_and_branches() -> None:
+    result = invoke(
+        "explain", "pyd_draw_shape", "--keywords", "extended", "--schemas", "tests/data/real-tools"
+    )
+    assert result.exit_code == 0
+    assert result.stdout.startswith(DRAW_SHAPE)
+    assert (
+        '  color  default: "black"  (no default is filled in: arguments are never changed)' in result.stdout
+    )
+    ask = invoke("explain", "AskUserQuestion", "--keywords", "extended").stdout
+    assert (
+        "questions                          array    yes                     minItems 1; maxItems 4\n" in ask
+    )
+    assert "questions[].header                 string   yes                     maxLength 12\n" in ask
+
+
+def test_validate_says_which_mode_answered(tmp_path: Path) -> None:
+    out = tmp_path / "pkg_validate_mode"
+    assert invoke("generate", "--keywords", "extended", "--out", str(out)).exit_code == 0
+    valid = invoke("validate", "TaskGet", '{"taskId": "1"}', "--out", str(out))
+    assert (valid.exit_code, valid.stdout) == (0, "TaskGet: valid (extended keywords)\n")
+    bad = invoke("validate", "TaskGet", "{}", "--out", str(out))
+    assert bad.exit_code == 1
+    assert (
+        bad.stdout
+        == "TaskGet failed due to the following issue:\nThe required parameter `taskId` is missing\n"
+    )
+    assert f"(checked with the extended keywords of {out.as_posix()}/)" in bad.stderr
+    subset = invoke("validate", "TaskGet", '{"taskId": "1"}')
+    assert (subset.exit_code, subset.stdout) == (0, "TaskGet: valid\n")
