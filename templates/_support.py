@@ -172,16 +172,20 @@ def render(
     one: str, many: str, mis: list[str], une: list[str], typ: list[str], inv: list[str]
 ) -> str | None:
     """The whole message of spec section 6 from a collector's lists, or None when empty."""
-    count = len(mis) + len(une) + len(typ) + len(inv)
-    if count == 2:
-        return one + (mis or une or typ or inv)[1]
-    if not count:
+    # Find the only non-empty list by truth tests first: one issue is the common failure.
+    if mis:
+        found = mis if not (une or typ or inv) else [*mis, *une, *typ, *inv]
+    elif une:
+        found = une if not (typ or inv) else [*une, *typ, *inv]
+    elif typ:
+        found = typ if not inv else [*typ, *inv]
+    elif inv:
+        found = inv
+    else:
         return None
-    lines = mis[1::2]
-    lines += une[1::2]
-    lines += typ[1::2]
-    lines += inv[1::2]
-    return many + "\n".join(lines)
+    if len(found) == 2:
+        return one + found[1]
+    return many + "\n".join(found[1::2])
 
 
 def issues_of(
