@@ -199,6 +199,10 @@ def issues_of(
     return tuple(found)
 
 
+# What a module passes for a kind its top-level collector never reports: never appended to.
+NO_ISSUES: list[str] = []
+
+
 # A generated module's collector: appends each issue as a (path, line) pair to the list of
 # its kind (missing, unexpected, type, invalid).
 Collector = Callable[[object, list[str], list[str], list[str], list[str]], None]
