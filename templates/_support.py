@@ -99,7 +99,7 @@ def key_text(key: object) -> str:
 
 
 def index(path: str, i: int) -> str:
-    return path + "[" + str(i) + "]"
+    return f"{path}[{i}]"
 
 
 # The collectors append each issue as a (path, line) pair, flat, to the list of its kind:
@@ -113,44 +113,47 @@ def members_text(members: tuple[object, ...]) -> str:
 
 def missing_line(path: str) -> tuple[str, str]:
     """The (path, line) pair of a "missing" issue at a path known when the module loads."""
-    return (path, "The required parameter `" + path + "` is missing")
+    return (path, f"The required parameter `{path}` is missing")
 
 
 def type_head(path: str, expected: str) -> str:
     """A "type" issue's line up to the provided type's name, for a path known at load."""
-    return "The parameter `" + path + "` type is expected as `" + expected + "` but provided as `"
+    return f"The parameter `{path}` type is expected as `{expected}` but provided as `"
 
 
 def invalid_line(path: str, members: str) -> tuple[str, str]:
     """The (path, line) pair of an "invalid" issue at a path known when the module loads."""
-    return (path, "The parameter `" + path + "` is invalid: expected one of " + members)
+    return (path, f"The parameter `{path}` is invalid: expected one of {members}")
+
+
+# The lines are f-strings: one string built per line, where `+` builds one per operator.
+# Every value placed in them is an exact str (paths are built here or by `+` on str).
 
 
 def missing(out: list[str], path: str) -> None:
-    out += (path, "The required parameter `" + path + "` is missing")
+    out += (path, f"The required parameter `{path}` is missing")
 
 
 def unexpected(out: list[str], path: str) -> None:
-    out += (path, "An unexpected parameter `" + path + "` was provided")
+    out += (path, f"An unexpected parameter `{path}` was provided")
 
 
 def unexpected_key(out: list[str], key: object) -> None:
     """An undeclared key at the top level, where the key alone is the path."""
     path = key if type(key) is str else key_text(key)
-    out += (path, "An unexpected parameter `" + path + "` was provided")
+    out += (path, f"An unexpected parameter `{path}` was provided")
 
 
 def wrong_type(out: list[str], path: str, expected: str, provided: str) -> None:
-    line = "The parameter `" + path + "` type is expected as `" + expected
-    out += (path, line + "` but provided as `" + provided + "`")
+    out += (path, f"The parameter `{path}` type is expected as `{expected}` but provided as `{provided}`")
 
 
 def invalid(out: list[str], path: str, members: str) -> None:
-    out += (path, "The parameter `" + path + "` is invalid: expected one of " + members)
+    out += (path, f"The parameter `{path}` is invalid: expected one of {members}")
 
 
 def not_object(out: list[str], provided: str) -> None:
-    out += ("", "The tool input type is expected as `object` but provided as `" + provided + "`")
+    out += ("", f"The tool input type is expected as `object` but provided as `{provided}`")
 
 
 def unreadable(exc: BaseException) -> str:
@@ -172,16 +175,20 @@ def render(
     one: str, many: str, mis: list[str], une: list[str], typ: list[str], inv: list[str]
 ) -> str | None:
     """The whole message of spec section 6 from a collector's lists, or None when empty."""
-    count = len(mis) + len(une) + len(typ) + len(inv)
-    if count == 2:
-        return one + (mis or une or typ or inv)[1]
-    if not count:
+    # Find the only non-empty list by truth tests first: one issue is the common failure.
+    if mis:
+        found = mis if not (une or typ or inv) else [*mis, *une, *typ, *inv]
+    elif une:
+        found = une if not (typ or inv) else [*une, *typ, *inv]
+    elif typ:
+        found = typ if not inv else [*typ, *inv]
+    elif inv:
+        found = inv
+    else:
         return None
-    lines = mis[1::2]
-    lines += une[1::2]
-    lines += typ[1::2]
-    lines += inv[1::2]
-    return many + "\n".join(lines)
+    if len(found) == 2:
+        return one + found[1]
+    return many + "\n".join(found[1::2])
 
 
 def issues_of(
@@ -193,6 +200,10 @@ def issues_of(
         for k in range(0, len(pairs), 2):
             found.append(Issue(kind, pairs[k], pairs[k + 1]))
     return tuple(found)
+
+
+# What a module passes for a kind its top-level collector never reports: never appended to.
+NO_ISSUES: list[str] = []
 
 
 # A generated module's collector: appends each issue as a (path, line) pair to the list of
