@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -196,17 +196,7 @@ def render(explanation: Explanation) -> str:
     closed = explanation.tool.root_object.extra == "forbid"
     lines.append("other top-level parameters: " + ("rejected" if closed else "accepted"))
     lines.append("")
-    if explanation.not_enforced:
-        lines.append("declared but not enforced (never blocks a call):")
-        width = max(len(p) for p, _, _ in explanation.not_enforced)
-        lines.extend(f"  {p.ljust(width)}  {k}  ({why})" for p, k, why in explanation.not_enforced)
-    else:
-        lines.append("declared but not enforced: nothing")
-    if explanation.notes:
-        lines.append("")
-        lines.append("notes:")
-        lines.extend(f"  {note}" for note in explanation.notes)
-    return "\n".join(lines)
+    return "\n".join(lines + _unenforced_and_notes(explanation.not_enforced, explanation.notes))
 
 
 # ---------- extended mode (extended.md): the same table, plus bounds and branches ----------
@@ -356,17 +346,20 @@ def render_extended(explanation: ExtendedExplanation) -> str:
     else:
         lines.append("(no parameters)")
     lines.append("")
-    if explanation.not_enforced:
-        lines.append("declared but not enforced (never blocks a call):")
-        width = max(len(p) for p, _, _ in explanation.not_enforced)
-        lines.extend(f"  {p.ljust(width)}  {k}  ({why})" for p, k, why in explanation.not_enforced)
+    return "\n".join(lines + _unenforced_and_notes(explanation.not_enforced, explanation.notes))
+
+
+def _unenforced_and_notes(not_enforced: Sequence[tuple[str, str, str]], notes: Sequence[str]) -> list[str]:
+    """The closing lines of both modes' explanations: what is not enforced and why, then notes."""
+    if not not_enforced:
+        lines = ["declared but not enforced: nothing"]
     else:
-        lines.append("declared but not enforced: nothing")
-    if explanation.notes:
-        lines.append("")
-        lines.append("notes:")
-        lines.extend(f"  {note}" for note in explanation.notes)
-    return "\n".join(lines)
+        width = max(len(p) for p, _, _ in not_enforced)
+        lines = ["declared but not enforced (never blocks a call):"]
+        lines.extend(f"  {p.ljust(width)}  {k}  ({why})" for p, k, why in not_enforced)
+    if notes:
+        lines += ["", "notes:", *(f"  {note}" for note in notes)]
+    return lines
 
 
 __all__ = [
