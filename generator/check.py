@@ -16,9 +16,9 @@ from generator.errors import DeclarationError, Notice, pointer_join
 from generator.ir import NotEnforced
 from generator.load import Declaration
 from generator.patterns import translate
+from generator.refusals import required_refusal, type_refusal
 from generator.schema_graph import PatternCheck, SchemaGraph, analyse
 
-TYPE_NAMES = ("string", "number", "integer", "boolean", "object", "array", "null")
 INTERPRETED = frozenset({"type", "required", "enum", "properties", "additionalProperties", "items"})
 # Keywords that describe rather than constrain: never reported as "not enforced".
 ANNOTATIONS = frozenset({"title", "description", "examples", "$comment", "$schema", "$id"})
@@ -101,34 +101,19 @@ class _Checker:
         self.items(schema, pointer)
 
     def type_keyword(self, schema: dict[str, Any], pointer: str) -> None:
-        if "type" not in schema:
-            return
-        where = pointer_join(pointer, "type")
-        declared = schema["type"]
-        names = [declared] if isinstance(declared, str) else declared
-        if not isinstance(names, list) or not names:
-            raise self.refuse(where, "expected a type name or a non-empty list of type names")
-        for i, name in enumerate(names):
-            if name not in TYPE_NAMES:
-                at = where if isinstance(declared, str) else pointer_join(where, i)
-                raise self.refuse(
-                    at, f"unknown type {json.dumps(name)}; expected one of {', '.join(TYPE_NAMES)}"
-                )
-        if len(set(names)) != len(names):
-            raise self.refuse(where, "type list names a type more than once")
+        found = type_refusal(schema, pointer)
+        if found is not None:
+            raise self.refuse(*found)
 
     def enum_keyword(self, schema: dict[str, Any], pointer: str) -> None:
         if "enum" in schema and (not isinstance(schema["enum"], list) or not schema["enum"]):
             raise self.refuse(pointer_join(pointer, "enum"), "expected a non-empty list")
 
     def required(self, schema: dict[str, Any], pointer: str) -> list[str]:
-        names = schema.get("required", [])
-        where = pointer_join(pointer, "required")
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise self.refuse(where, "expected a list of property names (strings)")
-        if len(set(names)) != len(names):
-            raise self.refuse(where, "required names a property more than once")
-        return names
+        found = required_refusal(schema, pointer)
+        if found is not None:
+            raise self.refuse(*found)
+        return cast(list[str], schema.get("required", []))
 
     def properties(self, schema: dict[str, Any], pointer: str) -> dict[str, Any]:
         properties = schema.get("properties", {})

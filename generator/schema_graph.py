@@ -38,6 +38,7 @@ from typing import Any, Literal, Protocol
 from urllib.parse import unquote
 
 from generator.errors import DeclarationError, pointer_join
+from generator.refusals import required_refusal, type_refusal
 
 __all__ = [
     "ANNOTATIONS",
@@ -56,7 +57,6 @@ __all__ = [
     "json_type",
 ]
 
-TYPE_NAMES = ("string", "number", "integer", "boolean", "object", "array", "null")
 NUMBER_BOUNDS = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
 COUNTS = ("minLength", "maxLength", "minItems", "maxItems")
 COMBINATORS = ("anyOf", "oneOf")  # in the order one schema's combinators are resolved (E4)
@@ -451,31 +451,14 @@ class _Analysis:
         return children
 
     def check_type(self, pointer: str, schema: dict[str, Any]) -> None:
-        if "type" not in schema:
-            return
-        where = pointer_join(pointer, "type")
-        declared = schema["type"]
-        names = [declared] if isinstance(declared, str) else declared
-        if not isinstance(names, list) or not names:
-            raise self.refuse(where, "expected a type name or a non-empty list of type names")
-        for i, name in enumerate(names):
-            if name not in TYPE_NAMES:
-                at = where if isinstance(declared, str) else pointer_join(where, i)
-                raise self.refuse(
-                    at, f"unknown type {json.dumps(name)}; expected one of {', '.join(TYPE_NAMES)}"
-                )
-        if len(set(names)) != len(names):
-            raise self.refuse(where, "type list names a type more than once")
+        found = type_refusal(schema, pointer)
+        if found is not None:
+            raise self.refuse(*found)
 
     def check_required(self, pointer: str, schema: dict[str, Any]) -> None:
-        if "required" not in schema:
-            return
-        names = schema["required"]
-        where = pointer_join(pointer, "required")
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise self.refuse(where, "expected a list of property names (strings)")
-        if len(set(names)) != len(names):
-            raise self.refuse(where, "required names a property more than once")
+        found = required_refusal(schema, pointer)
+        if found is not None:
+            raise self.refuse(*found)
 
     def check_ref(self, pointer: str, schema: dict[str, Any]) -> None:
         if "$ref" not in schema:
