@@ -138,7 +138,7 @@ def test_help_of_every_command_is_complete() -> None:
     for command in ("generate", "check", "validate", "explain", "audit"):
         assert re.search(rf"^  {command}\s+\S", top, re.MULTILINE), command
     options = {
-        "generate": ["--schemas DIR", "--out DIR", "--check", "--strict", "--allow KINDS", "--color / --no-color"],
+        "generate": ["--schemas DIR", "--out DIR", "--check", "--strict", "--allow KINDS", "--color /"],
         "check": ["--schemas DIR", "--out DIR", "--strict", "--color / --no-color"],
         "validate": ["[TOOL] [JSON | -]", "--package, --out DIR", "Exit 0 when the call"],
         "explain": ["TOOL", "--schemas DIR", "not enforced"],
