@@ -386,3 +386,10 @@ def test_real_processes_from_inside_the_project(project: Path) -> None:
     assert json.loads(audited.stdout)["calls"] == 1
     version = _process(deep, "--version")
     assert (version.returncode, version.stdout) == (0, "toolgen 0.1.0\n")
+
+
+def test_2_this_project_without_a_table_from_a_subfolder(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT / "tests")
+    assert _out(invoke("validate", "TaskGet", '{"taskId": "1"}')) == (0, "TaskGet: valid\n", "")
+    checked = invoke("check")
+    assert (checked.exit_code, checked.stdout) == (0, "../generated: in sync (25 tools)\n")
