@@ -371,22 +371,26 @@ def validate(ctx: click.Context, tool: str | None, arguments: str, package: Path
     if tool not in loaded.TOOL_NAMES:
         meant = _misspelt(tool, loaded)
         if meant:
-            click.echo(f"{tool}: no validator in {out.as_posix()}/; did you mean {meant}?")
+            _say(f"{tool}: no validator in {out.as_posix()}/; did you mean {meant}?")
             sys.exit(1)
-        click.echo(
-            f"{tool}: no validator in {out.as_posix()}/ (not a built-in tool); passes through unvalidated"
-        )
+        _say(f"{tool}: no validator in {out.as_posix()}/ (not a built-in tool); passes through unvalidated")
         return
     message = loaded.validate(tool, args)
     mode = getattr(loaded, "KEYWORDS", "subset")
     # Subset mode's output is unchanged; a package generated with --keywords extended says so.
     if message is None:
-        click.echo(f"{tool}: valid" + (" (extended keywords)" if mode == "extended" else ""))
+        _say(f"{tool}: valid" + (" (extended keywords)" if mode == "extended" else ""))
         return
-    click.echo(message)
+    _say(message)
     if mode == "extended":
         click.echo(f"(checked with the extended keywords of {out.as_posix()}/)", err=True)
     sys.exit(1)
+
+
+def _say(text: str) -> None:
+    """Print a result that may quote the caller's strings: a lone surrogate (legal in a JSON
+    escape, not in UTF-8) is shown as its escape instead of crashing the output."""
+    click.echo(text.encode("utf-8", "backslashreplace").decode("utf-8"))
 
 
 def _misspelt(tool: str, package: Package) -> str:
@@ -406,7 +410,7 @@ def _validate_lines(ctx: click.Context, options: Settings) -> None:
             continue
         result, ok = _one_line(line, package)
         failed += not ok
-        click.echo(f"{number}: {result}")
+        _say(f"{number}: {result}")
     if failed:
         click.echo(f"{failed} call(s) failed", err=True)
         sys.exit(1)

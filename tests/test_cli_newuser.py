@@ -393,3 +393,17 @@ def test_2_this_project_without_a_table_from_a_subfolder(monkeypatch: pytest.Mon
     assert _out(invoke("validate", "TaskGet", '{"taskId": "1"}')) == (0, "TaskGet: valid\n", "")
     checked = invoke("check")
     assert (checked.exit_code, checked.stdout) == (0, "../generated: in sync (25 tools)\n")
+
+
+def test_a_lone_surrogate_in_a_call_is_shown_escaped_not_a_crash(inside: Path) -> None:
+    one = _process(inside, "validate", "list_issues", '{"repo": "a", "\\ud800": 1}')
+    assert (one.returncode, one.stdout, one.stderr) == (
+        1,
+        "list_issues failed due to the following issue:\nAn unexpected parameter `\\ud800` was provided\n",
+        "",
+    )
+    lines = _process(inside, "validate", stdin='["\\udc00", {}]\n')
+    assert (lines.returncode, lines.stdout) == (
+        0,
+        "1: \\udc00: no validator (not a built-in tool); passes through unvalidated\n",
+    )
