@@ -7,6 +7,7 @@ import importlib.metadata
 import json
 import keyword
 import math
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -105,9 +106,13 @@ def _program(ctx: click.Context) -> str:
     (the bare name may not be on PATH), else click's name (`toolgen`, `python -m generator`)."""
     name = ctx.find_root().info_name or "toolgen"
     typed = sys.argv[0] if sys.argv else ""
-    if "/" in typed and Path(typed).name == name:
-        return typed
-    return name
+    if "/" not in typed or Path(typed).name != name:
+        return name
+    # A script found on PATH also gets its full path as argv[0]: then the bare name works.
+    on_path = shutil.which(name)
+    if on_path is not None and Path(on_path).resolve() == Path(typed).resolve():
+        return name
+    return typed
 
 
 def _version() -> str:

@@ -407,3 +407,16 @@ def test_a_lone_surrogate_in_a_call_is_shown_escaped_not_a_crash(inside: Path) -
         0,
         "1: \\udc00: no validator (not a built-in tool); passes through unvalidated\n",
     )
+
+
+def test_1_on_path_the_advice_is_the_bare_name(project: Path) -> None:
+    (project / "decls" / "list_issues.json").write_text(json.dumps(LIST_ISSUES, indent=2), "utf-8")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PATH=f"{TOOLGEN.parent}{os.pathsep}{os.environ['PATH']}")
+    try:
+        drift = subprocess.run(
+            ["toolgen", "check"], cwd=project, env=env, capture_output=True, text=True, check=False
+        )
+    finally:
+        (project / "decls" / "list_issues.json").write_text(json.dumps(LIST_ISSUES), "utf-8")
+    assert drift.returncode == 1
+    assert drift.stderr.splitlines()[-1] == "generated code is out of sync; run: toolgen generate"
