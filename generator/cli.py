@@ -198,9 +198,10 @@ def check(
 def _generate(ctx: click.Context, options: Settings, check: bool, strict: bool, color: bool | None) -> None:
     started = time.perf_counter()
     schemas, out = options.schemas, options.out
-    _usable_folders(schemas, out)
+    _has_declarations(schemas)
     try:
         check_output_folder(out, schemas)
+        _importable(out)  # after the safety checks, whose reasons matter more
         # --check reuses too: a file is reused only when its bytes are what its header says
         # and the package was written by this generator (generator/build.py).
         result = build(schemas, reuse=out, keywords=options.keywords)
@@ -222,10 +223,14 @@ def _generate(ctx: click.Context, options: Settings, check: bool, strict: bool, 
     click.echo(_summary(todo, result, time.perf_counter() - started))
 
 
-def _usable_folders(schemas: Path, out: Path) -> None:
-    """Refuse, before any work, a run that could only produce a useless package."""
+def _has_declarations(schemas: Path) -> None:
+    """Refuse, before any work, a folder that could only give an empty package."""
     if schemas.is_dir() and not any(p.is_file() for p in schemas.glob("*.json")):
         _fail(f"{schemas.as_posix()}: no *.json declarations in this folder; nothing written")
+
+
+def _importable(out: Path) -> None:
+    """Refuse an output folder whose name cannot be imported: the package's import name."""
     name = out.resolve().name
     if not name.isidentifier() or keyword.iskeyword(name):
         _fail(
