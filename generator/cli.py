@@ -360,7 +360,6 @@ def validate(ctx: click.Context, tool: str | None, arguments: str, package: Path
     close to a tool that is (a misspelt name: "did you mean"); 2 when JSON cannot be decoded
     (NaN and Infinity are not JSON) or the package cannot be imported.
 
-    \b
     Without TOOL, standard input is JSON Lines of calls, each {"tool": NAME, "args": {...}}
     or [NAME, {...}]; one result line is printed per call, as LINE: RESULT (blank lines are
     skipped), and the exit status is 1 when any call is invalid, misspelt or unreadable.
