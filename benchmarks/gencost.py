@@ -208,7 +208,7 @@ def issue12_generation(work: Path, runs: int = RUNS) -> list[str]:
     }
 
     def black_run(r: int) -> None:
-        serial, once = black_alone(schemas, work / "real300-final")
+        serial, once = black_alone(schemas, work / "real300_final")
         times["black"].append(serial)
         times["once"].append(once)
 
@@ -220,7 +220,7 @@ def issue12_generation(work: Path, runs: int = RUNS) -> list[str]:
             raise SystemExit("serial and parallel generates differ")
 
     def cold_run(r: int) -> None:
-        out = work / f"real300-out{r}"
+        out = work / f"real300_out{r}"
         times["cold"].append(generate(schemas, out))
         compare("pool", out)
         times["noop"].append(generate(schemas, out))
@@ -228,11 +228,11 @@ def issue12_generation(work: Path, runs: int = RUNS) -> list[str]:
         times["one"].append(generate(changed, out))
 
     def serial_run(r: int) -> None:
-        out = work / f"real300-serial{r}"
+        out = work / f"real300_serial{r}"
         times["serial"].append(generate(schemas, out, jobs="1"))
         compare("serial", out)
 
-    generate(schemas, work / "real300-final")
+    generate(schemas, work / "real300_final")
     steps = [black_run, cold_run, serial_run]
     for r in range(runs):
         for step in steps[r % 3 :] + steps[: r % 3]:

@@ -191,7 +191,10 @@ def check(declaration: Declaration) -> Checked:
     checker.schema(schema, pointer, root=True)
     if checker.not_enforced:
         summary = "; ".join(f"{n.pointer}: {', '.join(n.keywords)}" for n in checker.not_enforced)
-        checker.warn(pointer, errors.NOT_ENFORCED, f"not enforced: {summary}")
+        listed = tuple(sorted({k for n in checker.not_enforced for k in n.keywords}))
+        checker.notices.append(
+            Notice(checker.file, pointer, errors.NOT_ENFORCED, f"not enforced: {summary}", listed)
+        )
     return Checked(tuple(checker.notices), tuple(checker.not_enforced), tuple(checker.unchecked))
 
 
@@ -223,8 +226,11 @@ def check_extended(declaration: Declaration) -> tuple[SchemaGraph, Checked]:
     ]
     if not_enforced:
         summary = "; ".join(f"{n.pointer}: {', '.join(n.keywords)}" for n in not_enforced)
+        listed = tuple(sorted({k for n in not_enforced for k in n.keywords}))
         notices.append(
-            Notice(declaration.file, declaration.pointer, errors.NOT_ENFORCED, f"not enforced: {summary}")
+            Notice(
+                declaration.file, declaration.pointer, errors.NOT_ENFORCED, f"not enforced: {summary}", listed
+            )
         )
     unchecked = tuple(w.pointer for w in graph.warnings if w.kind == "keys_unchecked")
     return graph, Checked(tuple(notices), not_enforced, unchecked)

@@ -3,7 +3,11 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
+import keyword
+import math
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -13,7 +17,7 @@ import click
 
 from generator.build import Build, build
 from generator.config import ConfigError, Settings, settings
-from generator.errors import DeclarationError
+from generator.errors import NOT_ENFORCED, DeclarationError, Notice
 from generator.textui import coloured_diff
 from generator.write import OutputError, Plan, check_output_folder, diff, plan_locked, write_locked
 
@@ -51,6 +55,24 @@ _keywords_option = click.option(
     help="Keyword mode: subset (validation.md) or extended (also $ref, allOf/anyOf/oneOf, const, "
     "bounds, pattern: extended.md).  [default: [tool.toolgen] keywords, else subset]",
 )
+_package_option = click.option(
+    "--package",
+    "--out",
+    "package",
+    default=None,
+    metavar="DIR",
+    type=click.Path(path_type=Path),
+    help="Folder of the generated package to use, e.g. a vendored copy (--out is the same).  "
+    "[default: [tool.toolgen] out, else generated, at the project root]",
+)
+_allow_option = click.option(
+    "--allow",
+    default=None,
+    metavar="KINDS",
+    help="Comma-separated warnings that do not fail --strict and are not printed: warning kinds "
+    "(not-enforced, unchecked-keys, ...) or keywords reported as not enforced (default, format, "
+    "...).  [default: [tool.toolgen] allow, else none]",
+)
 _color_option = click.option(
     "--color/--no-color",
     default=None,
@@ -63,15 +85,45 @@ def _fail(message: str) -> NoReturn:
     sys.exit(2)
 
 
-def _settings(schemas: Path | None = None, out: Path | None = None, keywords: str | None = None) -> Settings:
+def _settings(
+    schemas: Path | None = None,
+    out: Path | None = None,
+    keywords: str | None = None,
+    allow: str | None = None,
+) -> Settings:
     """The options in force: the command line's, else the project's [tool.toolgen] table."""
     try:
-        return settings(schemas=schemas, out=out, keywords=keywords)
+        kinds = None if allow is None else tuple(k.strip() for k in allow.split(",") if k.strip())
+        return settings(schemas=schemas, out=out, keywords=keywords, allow=kinds)
+    except ValueError as exc:
+        _fail(f"--allow: {exc}")
     except ConfigError as exc:
         _fail(str(exc))
 
 
+def _program(ctx: click.Context) -> str:
+    """The command as the user typed it, for advice: `.venv/bin/toolgen` when run by that path
+    (the bare name may not be on PATH), else click's name (`toolgen`, `python -m generator`)."""
+    name = ctx.find_root().info_name or "toolgen"
+    typed = sys.argv[0] if sys.argv else ""
+    if "/" not in typed or Path(typed).name != name:
+        return name
+    # A script found on PATH also gets its full path as argv[0]: then the bare name works.
+    on_path = shutil.which(name)
+    if on_path is not None and Path(on_path).resolve() == Path(typed).resolve():
+        return name
+    return typed
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("toolgen")
+    except importlib.metadata.PackageNotFoundError:  # run from a source tree never installed
+        return "unknown (not installed)"
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(_version(), "-V", "--version", prog_name="toolgen", message="%(prog)s %(version)s")
 def main() -> None:
     """toolgen: tool declarations in, straight-line Python validators out.
 
@@ -88,7 +140,7 @@ def main() -> None:
     """
 
 
-@main.command()
+@main.command(short_help="Generate one validator module per tool declaration.")
 @_schemas_option
 @_out_option
 @click.option(
@@ -96,6 +148,7 @@ def main() -> None:
 )
 @_keywords_option
 @_strict_option
+@_allow_option
 @_color_option
 @click.pass_context
 def generate(
@@ -105,6 +158,7 @@ def generate(
     check: bool,
     keywords: str | None,
     strict: bool,
+    allow: str | None,
     color: bool | None,
 ) -> None:
     """Generate one validator module per tool declaration.
@@ -113,14 +167,15 @@ def generate(
     no declaration produces any more. Prints a one-line summary. Exit 0 on success, 1 with
     --check when generated files differ, 2 when a declaration is refused (nothing written).
     """
-    _generate(ctx, _settings(schemas, out, keywords), check, strict, color)
+    _generate(ctx, _settings(schemas, out, keywords, allow), check, strict, color)
 
 
-@main.command()
+@main.command(short_help="Check that the generated package is up to date.")
 @_schemas_option
 @_out_option
 @_keywords_option
 @_strict_option
+@_allow_option
 @_color_option
 @click.pass_context
 def check(
@@ -129,6 +184,7 @@ def check(
     out: Path | None,
     keywords: str | None,
     strict: bool,
+    allow: str | None,
     color: bool | None,
 ) -> None:
     """Check that the generated package is up to date (same as generate --check).
@@ -136,21 +192,28 @@ def check(
     Writes nothing. Exit 0 when in sync; 1 with a unified diff (coloured on a terminal) and
     the command that fixes it; 2 when a declaration is refused. Meant for CI and pre-commit.
     """
-    _generate(ctx, _settings(schemas, out, keywords), True, strict, color)
+    _generate(ctx, _settings(schemas, out, keywords, allow), True, strict, color)
 
 
 def _generate(ctx: click.Context, options: Settings, check: bool, strict: bool, color: bool | None) -> None:
     started = time.perf_counter()
     schemas, out = options.schemas, options.out
+    _has_declarations(schemas)
     try:
         check_output_folder(out, schemas)
+        _importable(out)  # after the safety checks, whose reasons matter more
         # --check reuses too: a file is reused only when its bytes are what its header says
         # and the package was written by this generator (generator/build.py).
         result = build(schemas, reuse=out, keywords=options.keywords)
-        for warning in result.warnings:
+        shown = [w for w in result.warnings if not _is_allowed(w, options.allow)]
+        for warning in shown:
             click.echo(str(warning), err=True)
-        if strict and result.warnings:
-            _fail(f"{len(result.warnings)} warning(s) under --strict; nothing written")
+        if len(shown) < len(result.warnings):
+            hidden = len(result.warnings) - len(shown)
+            kinds = ", ".join(sorted(options.allow))
+            click.echo(f"({hidden} warning(s) of the allowed kinds not shown: {kinds})", err=True)
+        if strict and shown:
+            _fail(f"{len(shown)} warning(s) under --strict; nothing written")
         if check:
             _report_drift(ctx, plan_locked(out, result.files), result, options, color)
             return
@@ -158,6 +221,37 @@ def _generate(ctx: click.Context, options: Settings, check: bool, strict: bool, 
     except (DeclarationError, OutputError) as exc:
         _fail(str(exc))
     click.echo(_summary(todo, result, time.perf_counter() - started))
+
+
+def _has_declarations(schemas: Path) -> None:
+    """Refuse, before any work, a folder that could only give an empty package."""
+    if schemas.is_dir() and not any(p.is_file() for p in schemas.glob("*.json")):
+        _fail(f"{schemas.as_posix()}: no *.json declarations in this folder; nothing written")
+
+
+def _importable(out: Path) -> None:
+    """Refuse an output folder whose name cannot be imported: the package's import name."""
+    name = out.resolve().name
+    if not name.isidentifier() or keyword.iskeyword(name):
+        _fail(
+            f"{out.as_posix()}: the package folder's name {name!r} is not a Python identifier, "
+            "so the package could not be imported; choose a name like "
+            f"{_identifier_like(name)!r}; nothing written"
+        )
+
+
+def _identifier_like(name: str) -> str:
+    text = "".join(c if c.isalnum() or c == "_" else "_" for c in name) or "generated"
+    text = f"_{text}" if text[0].isdigit() or keyword.iskeyword(text) else text
+    return text
+
+
+def _is_allowed(warning: Notice, allow: frozenset[str]) -> bool:
+    """A warning --allow covers: its kind is allowed, or it is a not-enforced warning whose
+    every keyword is."""
+    if warning.kind in allow:
+        return True
+    return warning.kind == NOT_ENFORCED and bool(warning.keywords) and set(warning.keywords) <= allow
 
 
 def _summary(todo: Plan, result: Build, seconds: float) -> str:
@@ -175,7 +269,7 @@ def _summary(todo: Plan, result: Build, seconds: float) -> str:
 def _fix_command(ctx: click.Context, options: Settings) -> str:
     """The command that repairs the drift: what was given on the command line is repeated;
     the project's [tool.toolgen] table will be read again."""
-    words = [ctx.find_root().info_name or "toolgen", "generate"]
+    words = [_program(ctx), "generate"]
     if "keywords" in options.explicit and options.keywords != "subset":
         words += ["--keywords", options.keywords]
     if "schemas" in options.explicit:
@@ -202,57 +296,161 @@ def _report_drift(
     sys.exit(1)
 
 
-def _package(out: Path) -> Package:
+def _package(ctx: click.Context, options: Settings) -> Package:
     # The readers import the generated package: only the commands that need it load them,
     # so `generate` runs (and repairs) whatever state the output package is in.
-    from generator.readers.package import PackageError, import_package
+    from generator.readers.package import NoPackage, PackageError, import_package
 
     try:
-        return import_package(out)
+        return import_package(options.out)
+    except NoPackage as exc:
+        _fail(f"{exc}; {_no_package_advice(ctx, options)}")
     except PackageError as exc:
         _fail(str(exc))
 
 
-@main.command()
-@click.argument("tool")
+def _no_package_advice(ctx: click.Context, options: Settings) -> str:
+    """What to do about a missing package: generate it only where there is something to
+    generate it from; elsewhere, say where the commands looked."""
+    schemas = options.schemas
+    if schemas.is_dir() and any(p.is_file() for p in schemas.glob("*.json")):
+        words = [_program(ctx), "generate"]
+        if "out" in options.explicit:
+            words += ["--out", options.out.as_posix()]
+        return "run: " + " ".join(words)
+    where = f"{options.config.as_posix()}" if options.config else "no pyproject.toml"
+    found = "has no *.json" if schemas.is_dir() else "not found"
+    return (
+        f"no declarations to generate it from either ({schemas.as_posix()}: {found}; project root "
+        f"{options.root.as_posix()}, {where}); run inside a toolgen project, or give --package DIR"
+    )
+
+
+def _arguments(text: str) -> Any:
+    """A call's arguments: strict JSON, so NaN, Infinity and numbers too large for a float
+    are refused, as in declarations. ValueError says why."""
+
+    def constant(literal: str) -> Any:
+        raise ValueError(f"{literal} is not a JSON number")
+
+    def number(literal: str) -> float:
+        value = float(literal)
+        if math.isinf(value):
+            raise ValueError(f"{literal} is out of range for a JSON number")
+        return value
+
+    try:
+        return json.loads(text, parse_constant=constant, parse_float=number)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
+@main.command(short_help="Validate a call (or JSON Lines of calls) with the package.")
+@click.argument("tool", required=False)
 @click.argument("arguments", default="-", metavar="[JSON | -]")
-@_out_option
-def validate(tool: str, arguments: str, out: Path | None) -> None:
+@_package_option
+@click.pass_context
+def validate(ctx: click.Context, tool: str | None, arguments: str, package: Path | None) -> None:
     """Validate one call of TOOL with the generated package, and print the result.
 
     JSON is the call's arguments as a JSON object; "-" (the default) reads them from
     standard input. Prints the exact message a model would be given. Exit 0 when the call
     is valid, or when TOOL has no validator in the package (MCP and custom tools pass
-    through unvalidated); 1 when the call is invalid; 2 when JSON cannot be decoded or the
-    package cannot be imported.
+    through unvalidated); 1 when the call is invalid, or when TOOL is not validated but is
+    close to a tool that is (a misspelt name: "did you mean"); 2 when JSON cannot be decoded
+    (NaN and Infinity are not JSON) or the package cannot be imported.
+
+    Without TOOL, standard input is JSON Lines of calls, each {"tool": NAME, "args": {...}}
+    or [NAME, {...}]; one result line is printed per call, as LINE: RESULT (blank lines are
+    skipped), and the exit status is 1 when any call is invalid, misspelt or unreadable.
     """
+    options = _settings(out=package)
+    if tool is None:
+        _validate_lines(ctx, options)
+        return
     if arguments == "-" and sys.stdin.isatty():
         click.echo("reading the arguments from standard input (end with Ctrl-D)", err=True)
     text = sys.stdin.read() if arguments == "-" else arguments
     try:
-        args = json.loads(text)
-    except (ValueError, RecursionError) as exc:
+        args = _arguments(text)
+    except ValueError as exc:
         _fail(f"the arguments are not JSON: {exc}")
-    out = _settings(out=out).out
-    package = _package(out)
-    if tool not in package.TOOL_NAMES:
-        click.echo(
-            f"{tool}: no validator in {out.as_posix()}/ (not a built-in tool); passes through unvalidated"
-        )
+    out = options.out
+    loaded = _package(ctx, options)
+    if tool not in loaded.TOOL_NAMES:
+        meant = _misspelt(tool, loaded)
+        if meant:
+            _say(f"{tool}: no validator in {out.as_posix()}/; did you mean {meant}?")
+            sys.exit(1)
+        _say(f"{tool}: no validator in {out.as_posix()}/ (not a built-in tool); passes through unvalidated")
         return
-    message = package.validate(tool, args)
-    mode = getattr(package, "KEYWORDS", "subset")
+    message = loaded.validate(tool, args)
+    mode = getattr(loaded, "KEYWORDS", "subset")
     # Subset mode's output is unchanged; a package generated with --keywords extended says so.
     if message is None:
-        click.echo(f"{tool}: valid" + (" (extended keywords)" if mode == "extended" else ""))
+        _say(f"{tool}: valid" + (" (extended keywords)" if mode == "extended" else ""))
         return
-    click.echo(message)
+    _say(message)
     if mode == "extended":
         click.echo(f"(checked with the extended keywords of {out.as_posix()}/)", err=True)
     sys.exit(1)
 
 
-@main.command()
+def _say(text: str) -> None:
+    """Print a result that may quote the caller's strings: a lone surrogate (legal in a JSON
+    escape, not in UTF-8) is shown as its escape instead of crashing the output."""
+    click.echo(text.encode("utf-8", "backslashreplace").decode("utf-8"))
+
+
+def _misspelt(tool: str, package: Package) -> str:
+    """`list_issues`, or `a` or `b`: the validated names `tool` is probably a typo of."""
+    from generator.readers.explain import suggest
+
+    return " or ".join(f"`{name}`" for name in suggest(tool, package.TOOL_NAMES, close_only=True))
+
+
+def _validate_lines(ctx: click.Context, options: Settings) -> None:
+    if sys.stdin.isatty():
+        click.echo("reading JSON Lines of calls from standard input (end with Ctrl-D)", err=True)
+    package = _package(ctx, options)
+    failed = 0
+    for number, line in enumerate(sys.stdin, start=1):
+        if not line.strip():
+            continue
+        result, ok = _one_line(line, package)
+        failed += not ok
+        _say(f"{number}: {result}")
+    if failed:
+        click.echo(f"{failed} call(s) failed", err=True)
+        sys.exit(1)
+
+
+def _one_line(line: str, package: Package) -> tuple[str, bool]:
+    """One JSON Lines call checked: the result line, and whether it counts as a success."""
+    try:
+        value = _arguments(line)
+    except ValueError as exc:
+        return f"error: not JSON: {exc}", False
+    if isinstance(value, dict) and set(value) == {"tool", "args"}:
+        tool, args = value["tool"], value["args"]
+    elif isinstance(value, list) and len(value) == 2:
+        tool, args = value
+    else:
+        return 'error: expected {"tool": NAME, "args": {...}} or [NAME, {...}]', False
+    if not isinstance(tool, str):
+        return "error: the tool name is not a string", False
+    if tool not in package.TOOL_NAMES:
+        meant = _misspelt(tool, package)
+        if meant:
+            return f"{tool}: no validator; did you mean {meant}?", False
+        return f"{tool}: no validator (not a built-in tool); passes through unvalidated", True
+    issues = package.issues(tool, args)
+    if not issues:
+        return f"{tool}: valid", True
+    return f"{tool}: invalid: " + "; ".join(issue.line for issue in issues), False
+
+
+@main.command(short_help="Show what a tool's validator checks, and what not.")
 @click.argument("tool")
 @_schemas_option
 @_keywords_option
@@ -277,9 +475,9 @@ def explain(tool: str, schemas: Path | None, keywords: str | None) -> None:
     click.echo(explain_module.render(explanation))
 
 
-@main.command()
+@main.command(short_help="Replay recorded tool calls, running nothing.")
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path), metavar="FILE...")
-@_out_option
+@_package_option
 @click.option(
     "--json", "as_json", is_flag=True, help="Print the counts as one JSON object instead of tables."
 )
@@ -288,7 +486,10 @@ def explain(tool: str, schemas: Path | None, keywords: str | None) -> None:
     default=None,
     help="Show a progress bar. Default: on a terminal, or for files over 1 MB.",
 )
-def audit(files: tuple[Path, ...], out: Path | None, as_json: bool, progress: bool | None) -> None:
+@click.pass_context
+def audit(
+    ctx: click.Context, files: tuple[Path, ...], package: Path | None, as_json: bool, progress: bool | None
+) -> None:
     """Replay recorded tool calls through the validators, running nothing.
 
     Each FILE is JSON Lines: OpenAI tool_calls entries or assistant messages, Anthropic
@@ -300,12 +501,13 @@ def audit(files: tuple[Path, ...], out: Path | None, as_json: bool, progress: bo
     """
     from generator.readers import audit as audit_module
 
-    out = _settings(out=out).out
-    package = _package(out)
+    options = _settings(out=package)
+    out = options.out
+    loaded = _package(ctx, options)
     result = audit_module.Audit()
     for path in files:
         try:
-            _audit_file(result, package, path, progress)
+            _audit_file(result, loaded, path, progress)
         except OSError as exc:
             _fail(f"{path.as_posix()}: {exc.strerror or exc}")
     if as_json:

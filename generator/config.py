@@ -4,6 +4,7 @@
     schemas = "tools/declarations"   # default: tool_schemas
     out = "src/agent/validators"     # default: generated
     keywords = "extended"            # default: subset
+    allow = ["default", "format"]    # warnings that do not fail --strict (default: none)
 
 The table is read from the project root's pyproject.toml (the nearest one at or above the
 working directory, as for source names). Its paths are relative to that file's folder, so a
@@ -30,6 +31,27 @@ else:  # pragma: no cover - Python 3.10 has no tomllib
 
 KEYWORD_MODES = ("subset", "extended")
 DEFAULTS: dict[str, str] = {"schemas": "tool_schemas", "out": "generated", "keywords": "subset"}
+KEYS = (*DEFAULTS, "allow")
+# What `--allow` (and `allow = [...]`) names: a kind of warning (generator/errors.py and
+# extended mode's own), or a JSON Schema keyword that a "not enforced" warning may list; a
+# "not enforced" warning is allowed when every keyword it lists is. Keywords the generator
+# interprets in both modes are left out: they are never reported as not enforced.
+WARNING_KINDS = (
+    "not-enforced", "unchecked-keys", "accepts-only-empty", "required-without-schema",
+    "boolean-subschema", "one-of", "nested-quantifier", "unsatisfiable",
+)  # fmt: skip
+ALLOWABLE_KEYWORDS = (
+    "default", "format", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+    "multipleOf", "minLength", "maxLength", "minItems", "maxItems", "uniqueItems",
+    "minProperties", "maxProperties", "const", "$ref", "$defs", "definitions", "allOf", "anyOf",
+    "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependentRequired",
+    "dependencies", "patternProperties", "propertyNames", "unevaluatedProperties",
+    "unevaluatedItems", "prefixItems", "additionalItems", "contains", "minContains",
+    "maxContains", "contentEncoding", "contentMediaType", "contentSchema", "deprecated",
+    "readOnly", "writeOnly", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef",
+    "$recursiveAnchor", "$vocabulary", "nullable", "discriminator",
+)  # fmt: skip
+ALLOWABLE = frozenset(WARNING_KINDS + ALLOWABLE_KEYWORDS)
 
 
 class ConfigError(Exception):
@@ -41,6 +63,9 @@ class Settings:
     schemas: Path
     out: Path
     keywords: str
+    allow: frozenset[str]
+    root: Path  # the project root (generator/load.py's project_root)
+    config: Path | None  # its pyproject.toml when it has one
     # The options that came from the command line: a fix command repeats only these, since
     # the rest is read from the same table again.
     explicit: frozenset[str]
@@ -61,11 +86,17 @@ def table(root: Path, here: Path) -> tuple[Path | None, dict[str, Any]]:
     if not isinstance(found, dict):
         raise ConfigError(f"{shown}: [tool.toolgen] must be a table")
     for key, value in found.items():
-        if key not in DEFAULTS:
-            raise ConfigError(
-                f"{shown}: [tool.toolgen] {key}: unknown key; expected one of {', '.join(DEFAULTS)}"
-            )
-        if not isinstance(value, str) or not value:
+        if key not in KEYS:
+            expected = ", ".join(KEYS)
+            raise ConfigError(f"{shown}: [tool.toolgen] {key}: unknown key; expected one of {expected}")
+        if key == "allow":
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise ConfigError(f"{shown}: [tool.toolgen] allow: expected a list of strings")
+            try:
+                allowed(value)
+            except ValueError as exc:
+                raise ConfigError(f"{shown}: [tool.toolgen] allow: {exc}") from None
+        elif not isinstance(value, str) or not value:
             raise ConfigError(f"{shown}: [tool.toolgen] {key}: expected a non-empty string")
     keywords = found.get("keywords")
     if keywords is not None and keywords not in KEYWORD_MODES:
@@ -75,16 +106,30 @@ def table(root: Path, here: Path) -> tuple[Path | None, dict[str, Any]]:
     return path, found
 
 
+def allowed(names: list[str] | tuple[str, ...]) -> frozenset[str]:
+    """The names of an --allow list, each checked: ValueError names the first unknown one."""
+    for name in names:
+        if name not in ALLOWABLE:
+            raise ValueError(
+                f"unknown warning kind {name!r}; expected a warning kind ({', '.join(WARNING_KINDS)}) "
+                f"or a keyword reported as not enforced ({', '.join(ALLOWABLE_KEYWORDS)})"
+            )
+    return frozenset(names)
+
+
 def settings(
     schemas: Path | None = None,
     out: Path | None = None,
     keywords: str | None = None,
     cwd: Path | None = None,
+    allow: tuple[str, ...] | None = None,
 ) -> Settings:
-    """The options in force: the command line's, else the project's table, else the defaults."""
+    """The options in force: the command line's, else the project's table, else the defaults.
+    Default folders are the project root's, so any folder of the project gives one answer."""
     here = (cwd or Path.cwd()).resolve()
-    path, found = table(project_root(here), here)
-    given = {"schemas": schemas, "out": out, "keywords": keywords}
+    root = project_root(here)
+    path, found = table(root, here)
+    given: dict[str, object] = {"schemas": schemas, "out": out, "keywords": keywords, "allow": allow}
 
     def path_of(key: str) -> Path:
         value = given[key]
@@ -92,12 +137,15 @@ def settings(
             return value
         if key in found and path is not None:
             return _relative(path.parent / found[key], here)
-        return Path(DEFAULTS[key])
+        return _relative(root / DEFAULTS[key], here)
 
     return Settings(
         schemas=path_of("schemas"),
         out=path_of("out"),
         keywords=keywords if keywords is not None else found.get("keywords", DEFAULTS["keywords"]),
+        allow=allowed(allow) if allow is not None else frozenset(found.get("allow", ())),
+        root=root,
+        config=path,
         explicit=frozenset(key for key, value in given.items() if value is not None),
     )
 

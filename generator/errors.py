@@ -34,6 +34,8 @@ class Notice:
     pointer: str
     kind: str  # one of the kinds above
     reason: str
+    # For a not-enforced notice, every keyword it lists: `--allow` judges a notice by them.
+    keywords: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         return f"warning: {self.file}: {self.pointer or '/'}: {self.reason}"

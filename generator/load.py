@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10 has no tomllib
+    import tomli as tomllib
 
 from generator.errors import DeclarationError, pointer_join
 from generator.shapes import NO_PARAMETERS, name_pointer, tools_in
@@ -124,11 +131,39 @@ def decode(text: str, file: str) -> Any:
 
 
 def project_root(cwd: Path) -> Path:
-    """The nearest folder at or above cwd holding a pyproject.toml; cwd itself when none does."""
+    """The project of a working directory, found as pyproject-based tools find theirs: the
+    nearest folder at or above cwd whose pyproject.toml has a [tool.toolgen] table, else the
+    nearest folder with any pyproject.toml (a project using the defaults), else cwd itself."""
+    nearest: Path | None = None
     for folder in (cwd, *cwd.parents):
-        if (folder / "pyproject.toml").is_file():
+        candidate = folder / "pyproject.toml"
+        if not candidate.is_file():
+            continue
+        if _declares_toolgen(candidate):
             return folder
-    return cwd
+        nearest = nearest or folder
+    return nearest or cwd
+
+
+def _declares_toolgen(pyproject: Path) -> bool:
+    """Whether the file has a [tool.toolgen] table; a file that cannot be read says yes, so
+    the commands stop there and refuse it with its name (generator/config.py)."""
+    try:
+        stat = pyproject.stat()
+    except OSError:
+        return False
+    return _has_table(str(pyproject), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=64)
+def _has_table(path: str, _mtime_ns: int, _size: int) -> bool:
+    # Keyed on the file's stat: display_name asks once per declaration file.
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return True
+    tool = data.get("tool")
+    return isinstance(tool, dict) and "toolgen" in tool
 
 
 def display_name(path: Path) -> str:

@@ -119,11 +119,17 @@ def diff(plan: Plan) -> str:
             difflib.unified_diff(
                 old.splitlines(keepends=True),
                 new.splitlines(keepends=True),
-                fromfile=f"a/{path.as_posix()}" if exists else "/dev/null",
-                tofile=f"b/{path.as_posix()}" if name in plan.files else "/dev/null",
+                fromfile=f"a/{_diff_name(path)}" if exists else "/dev/null",
+                tofile=f"b/{_diff_name(path)}" if name in plan.files else "/dev/null",
             )
         )
     return "".join(chunks)
+
+
+def _diff_name(path: Path) -> str:
+    """A path after git's `a/` and `b/`: an absolute one loses its leading slash, as in
+    `git diff --no-index` (`a/tmp/x.py`, never `a//tmp/x.py`)."""
+    return path.as_posix().lstrip("/")
 
 
 def _atomic_write(path: Path, content: str) -> None:

@@ -214,7 +214,9 @@ def test_unreadable_file_or_package_exits_2(tmp_path: Path) -> None:
     )
     no_package = run("--out", str(tmp_path), str(OPENAI_LOG))
     assert no_package.exit_code == 2
-    assert no_package.stderr == f"error: {tmp_path}: no generated package here; run: toolgen generate\n"
+    assert no_package.stderr == (
+        f"error: {tmp_path}: no generated package here; run: toolgen generate --out {tmp_path}\n"
+    )
 
 
 def test_audit_in_a_real_process() -> None:

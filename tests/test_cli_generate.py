@@ -88,7 +88,7 @@ def test_check_prints_a_plain_diff_off_a_terminal_and_the_fixing_command(project
         assert result.exit_code == 1
         assert "\x1b[" not in result.output
         assert (
-            f"--- a/{project}/out/write_3f00927a.py\n+++ b/{project}/out/write_3f00927a.py\n" in result.stdout
+            f"--- a{project}/out/write_3f00927a.py\n+++ b{project}/out/write_3f00927a.py\n" in result.stdout
         )
         assert re.search(r'^\+ .*"description": "New text\."', result.stdout, re.MULTILINE)
         assert result.stderr.splitlines()[-1] == (
@@ -105,7 +105,7 @@ def test_check_colours_the_diff_when_asked(project: Path) -> None:
     args = ("check", "--schemas", str(project / "schemas"), "--out", str(project / "out"))
     coloured = toolgen(*args, "--color", color=True)
     assert coloured.exit_code == 1
-    assert f"\x1b[1m--- a/{project}/out/write_3f00927a.py\x1b[0m\n" in coloured.stdout
+    assert f"\x1b[1m--- a{project}/out/write_3f00927a.py\x1b[0m\n" in coloured.stdout
     assert re.search(r'^\x1b\[32m\+ .*"description": "New text\.".*\x1b\[0m$', coloured.stdout, re.MULTILINE)
     assert re.search(r"\x1b\[36m@@ -\d+,\d+ \+\d+,\d+ @@\x1b\[0m\n", coloured.stdout)
     assert "\x1b[31m-" in coloured.stdout
@@ -138,11 +138,11 @@ def test_help_of_every_command_is_complete() -> None:
     for command in ("generate", "check", "validate", "explain", "audit"):
         assert re.search(rf"^  {command}\s+\S", top, re.MULTILINE), command
     options = {
-        "generate": ["--schemas DIR", "--out DIR", "--check", "--strict", "--color / --no-color"],
+        "generate": ["--schemas DIR", "--out DIR", "--check", "--strict", "--allow KINDS", "--color /"],
         "check": ["--schemas DIR", "--out DIR", "--strict", "--color / --no-color"],
-        "validate": ["TOOL [JSON | -]", "--out DIR", "Exit 0 when the call"],
+        "validate": ["[TOOL] [JSON | -]", "--package, --out DIR", "Exit 0 when the call"],
         "explain": ["TOOL", "--schemas DIR", "not enforced"],
-        "audit": ["FILE...", "--out DIR", "--json", "--progress / --no-progress", "tool_use"],
+        "audit": ["FILE...", "--package, --out DIR", "--json", "--progress / --no-progress", "tool_use"],
     }
     for command, expected in options.items():
         text = " ".join(toolgen(command, "--help").stdout.split())

@@ -67,7 +67,7 @@ def test_bad_json_or_missing_package_exit_2(tmp_path: Path) -> None:
     missing = validate("Write", "{}", "--out", str(tmp_path))
     assert (missing.exit_code, missing.stderr) == (
         2,
-        f"error: {tmp_path}: no generated package here; run: toolgen generate\n",
+        f"error: {tmp_path}: no generated package here; run: toolgen generate --out {tmp_path}\n",
     )
 
 

@@ -1,11 +1,13 @@
 """The README's examples run, in order, in a copy of the project, so they cannot rot.
 
 Fenced blocks, by info string:
-* `json file=PATH`: the block is written to PATH (a declaration the next commands see);
-* `console`: `$ toolgen ...` lines are run (click's runner, program name `toolgen`) and what
-  they print (standard output and error, as a terminal shows them) must equal the lines
-  below the command; a line `...` stands for any number of lines, and a timing `in 0.4s`
-  for any timing;
+* `json file=PATH` (or `jsonl file=PATH`): the block is written to PATH (a declaration the
+  next commands see, or lines to feed a command);
+* `console`: `$ .venv/bin/toolgen ...` lines, the command as `make setup` installs it and a
+  user types it, are run (click's runner, program name `toolgen`, `sys.argv[0]` as typed;
+  `< FILE` feeds FILE to standard input) and what they print (standard output and error,
+  as a terminal shows them) must equal the lines below the command; a line `...` stands
+  for any number of lines, and a timing `in 0.4s` for any timing;
 * `python`: executed; `pycon`: run as a doctest, outputs compared.
 Other blocks (yaml, text) are shown, not run.
 """
@@ -16,6 +18,7 @@ import doctest
 import re
 import shlex
 import shutil
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,6 +29,12 @@ from click.testing import CliRunner
 from generator.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
+COMMAND = ".venv/bin/toolgen"  # where `make setup` (and so `make generate`, `make test`) installs it
+# A toolgen command a shell would look up on PATH, or the generator run by a bare `python`:
+# neither is found after the README's two set-up commands.
+BARE = re.compile(
+    r"(?<![\w/.-])(?:toolgen (?:generate|check|validate|explain|audit|-)|python3? -m generator)"
+)
 FENCE = re.compile(r"^```(\w*)([^\n]*)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 TIMING = re.compile(r" in \d+\.\ds$", re.MULTILINE)
 
@@ -65,16 +74,23 @@ def matches(expected: list[str], actual: list[str]) -> bool:
 
 def run_console(command: str) -> list[str]:
     words = shlex.split(command)
-    assert words[0] == "toolgen", command
-    result = CliRunner().invoke(main, words[1:], prog_name="toolgen")
+    assert words[0] == COMMAND, command
+    stdin = None
+    if "<" in words:
+        at = words.index("<")
+        stdin = Path(words[at + 1]).read_text("utf-8")
+        words = words[:at] + words[at + 2 :]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sys, "argv", [COMMAND])  # as the shell starts it: advice repeats the path
+        result = CliRunner().invoke(main, words[1:], prog_name="toolgen", input=stdin)
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    assert result.exit_code in (0, 1), (command, result.output)
+    assert result.exit_code in (0, 1, 2), (command, result.output)  # 2: a refusal shown on purpose
     return TIMING.sub(" in 0.4s", result.output).splitlines()
 
 
 def run_block(block: Block, namespace: dict[str, Any]) -> None:
     where = f"README.md line {block.line}"
-    if block.kind == "json" and block.options.startswith("file="):
+    if block.kind in ("json", "jsonl") and block.options.startswith("file="):
         target = Path(block.options.removeprefix("file="))
         target.write_text(block.text, "utf-8")
     elif block.kind == "console":
@@ -115,6 +131,41 @@ def test_readme_shows_every_command_running() -> None:
     assert {"generate", "check", "validate", "explain", "audit"} <= shown
 
 
+def bare_commands(readme: str) -> list[str]:
+    """Commands the README shows that a fresh shell would not find: in prose code spans,
+    indented blocks and console command lines (a console block's output lines are what the
+    program prints, such as its help, and are left alone)."""
+    found: list[str] = []
+    for block in blocks(readme):
+        if block.kind == "console":
+            found += [c for c, _ in sessions(block.text) if not c.startswith(f"{COMMAND} ")]
+    prose = FENCE.sub("", readme)
+    spans = re.findall(r"`([^`\n]+)`", prose) + re.findall(r"^    (\S.*)$", prose, re.MULTILINE)
+    return found + [text for text in spans if BARE.search(text)]
+
+
+def test_the_readme_shows_no_command_that_is_not_found_after_set_up() -> None:
+    assert bare_commands((ROOT / "README.md").read_text("utf-8")) == []
+    # The path the README writes is the one set-up installs: this interpreter's own bin.
+    assert (Path(sys.executable).parent / "toolgen").is_file()
+    makefile = (ROOT / "Makefile").read_text("utf-8")
+    assert "VENV := .venv\n" in makefile and "$(BIN)/python -m pip install --quiet -e '.[dev]'" in makefile
+    assert 'toolgen = "generator.cli:main"' in (ROOT / "pyproject.toml").read_text("utf-8")
+
+
+def test_a_bare_command_is_caught() -> None:
+    readme = (
+        "Run `toolgen check`, then:\n\n    python -m generator generate\n\n"
+        "```console\n$ toolgen validate Write '{}'\nWrite: valid\n```\n"
+        "`.venv/bin/toolgen check` and `toolgen-check` are fine.\n"
+    )
+    assert bare_commands(readme) == [
+        "toolgen validate Write '{}'",
+        "toolgen check",
+        "python -m generator generate",
+    ]
+
+
 def test_the_ellipsis_matches_runs_of_lines_and_nothing_else() -> None:
     assert matches(["a", "...", "d"], ["a", "b", "c", "d"])
     assert matches(["a", "...", "d"], ["a", "d"])
@@ -126,7 +177,7 @@ def test_the_ellipsis_matches_runs_of_lines_and_nothing_else() -> None:
     "block",
     [
         Block("pycon", "", ">>> 1 + 1\n3\n", 1),
-        Block("console", "", "$ toolgen validate Write '{}'\nWrite: valid\n", 1),
+        Block("console", "", "$ .venv/bin/toolgen validate Write '{}'\nWrite: valid\n", 1),
         Block("python", "", "assert False, 'executed'\n", 1),
     ],
 )

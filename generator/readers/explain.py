@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -85,6 +85,20 @@ class UnknownTool(Exception):
     pass
 
 
+def suggest(name: str, known: Iterable[str], close_only: bool = False) -> list[str]:
+    """Known names like `name`, best first. close_only (validate): only a name that differs
+    in case, `-`/`_`, or a letter or two, so a genuinely other tool is not taken for a typo."""
+    if not close_only:
+        return difflib.get_close_matches(name, list(known), n=3)
+    folded = {_folded(k): k for k in sorted(known)}
+    close = difflib.get_close_matches(_folded(name), list(folded), n=3, cutoff=0.85)
+    return [folded[k] for k in close]
+
+
+def _folded(name: str) -> str:
+    return name.casefold().replace("-", "").replace("_", "")
+
+
 def reason(keyword: str) -> str:
     return next((text for names, text in _REASONS if keyword in names), _OTHER)
 
@@ -93,7 +107,7 @@ def explain(schemas: Path, tool_name: str) -> Explanation:
     declarations = read_all(schemas)
     found = next((d for d in declarations if d.name == tool_name), None)
     if found is None:
-        close = difflib.get_close_matches(tool_name, [d.name for d in declarations], n=3)
+        close = suggest(tool_name, [d.name for d in declarations])
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise UnknownTool(f"no tool named {tool_name!r} in {schemas.as_posix()}{hint}")
     checked = check(found)
@@ -141,9 +155,17 @@ def _resolve(declaration: Declaration, pointer: str) -> Any:
     return value
 
 
+# A keyword's value up to this long is shown on its line; a longer one (a whole `$defs`) is
+# shown indented below it, one member a line, so it can be read.
+_INLINE_VALUE = 60
+
+
 def _with_value(keyword: str, schema: Any) -> str:
     if isinstance(schema, dict) and keyword in schema:
-        return f"{keyword}: {json.dumps(schema[keyword], ensure_ascii=False)}"
+        text = json.dumps(schema[keyword], ensure_ascii=False)
+        if len(text) <= _INLINE_VALUE:
+            return f"{keyword}: {text}"
+        return f"{keyword}:\n" + json.dumps(schema[keyword], ensure_ascii=False, indent=2)
     return keyword
 
 
@@ -248,7 +270,7 @@ def explain_extended(schemas: Path, tool_name: str) -> ExtendedExplanation:
     declarations = read_all(schemas)
     found = next((d for d in declarations if d.name == tool_name), None)
     if found is None:
-        close = difflib.get_close_matches(tool_name, [d.name for d in declarations], n=3)
+        close = suggest(tool_name, [d.name for d in declarations])
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise UnknownTool(f"no tool named {tool_name!r} in {schemas.as_posix()}{hint}")
     graph, checked = check_extended(found)
@@ -356,7 +378,10 @@ def _unenforced_and_notes(not_enforced: Sequence[tuple[str, str, str]], notes: S
     else:
         width = max(len(p) for p, _, _ in not_enforced)
         lines = ["declared but not enforced (never blocks a call):"]
-        lines.extend(f"  {p.ljust(width)}  {k}  ({why})" for p, k, why in not_enforced)
+        for p, k, why in not_enforced:
+            head, *value = k.split("\n")
+            lines.append(f"  {p.ljust(width)}  {head}  ({why})")
+            lines.extend(" " * (width + 6) + line for line in value)
     if notes:
         lines += ["", "notes:", *(f"  {note}" for note in notes)]
     return lines

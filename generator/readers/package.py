@@ -41,10 +41,14 @@ class PackageError(Exception):
     """The folder holds no importable generated package."""
 
 
+class NoPackage(PackageError):
+    """The folder holds no package at all; what to do depends on where (generator/cli.py)."""
+
+
 def import_package(folder: Path) -> Package:
     init = folder / "__init__.py"
     if not init.is_file():
-        raise PackageError(f"{folder.as_posix()}: no generated package here; run: toolgen generate")
+        raise NoPackage(f"{folder.as_posix()}: no generated package here")
     name = f"_toolgen_package_{next(_LOADS)}"
     # An absolute location, and fresh finder caches: the same folder name may mean another
     # folder after a change of directory, and a module may have been generated a moment ago.
