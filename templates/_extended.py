@@ -19,7 +19,11 @@ from . import _support as _s
 
 Segment = Any  # str (a name), int (an index), or (type name, text) for a key that is not a str
 Path = tuple[Segment, ...]
-Issue = tuple[str, Path, str]  # kind, path segments, line
+# kind, path segments, and what the line needs besides the path: the text after "is
+# invalid: ", the (expected, provided) type names, or "" for missing and unexpected. An issue
+# is worded only when it is reported (`dispatch`): most candidates of a branch are dropped.
+# The line is a one-to-one function of these three, so identical issues stay identical.
+Issue = tuple[str, Path, Any]
 Memo = dict[tuple[Any, int, Path], list[Issue]]
 
 
@@ -35,40 +39,34 @@ def render(path: Path) -> str:
 
 
 def invalid(path: Path, text: str) -> Issue:
-    out: list[str] = []
-    _s.rejected(out, render(path), text)
-    return (_s.INVALID, path, out[1])
+    return (_s.INVALID, path, text)
 
 
 def too_deep(path: Path) -> Issue:
-    return invalid(path, _s.DEPTH_TEXT)
+    return (_s.INVALID, path, _s.DEPTH_TEXT)
 
 
 def missing(path: Path) -> Issue:
-    out: list[str] = []
-    _s.missing(out, render(path))
-    return (_s.MISSING, path, out[1])
+    return (_s.MISSING, path, "")
 
 
 def unexpected(path: Path) -> Issue:
-    out: list[str] = []
-    _s.unexpected(out, render(path))
-    return (_s.UNEXPECTED, path, out[1])
+    return (_s.UNEXPECTED, path, "")
 
 
 def unexpected_key(path: Path, key: object) -> Issue:
     """A key that is not a str: unexpected whatever the group says (validation.md §3)."""
-    return unexpected((*path, (_s.type_name(key), _s.key_text(key))))
+    return (_s.UNEXPECTED, (*path, (_s.type_name(key), _s.key_text(key))), "")
 
 
 def wrong_type(path: Path, expected: str, provided: str) -> Issue:
-    out: list[str] = []
-    _s.wrong_type(out, render(path), expected, provided)
-    return (_s.TYPE, path, out[1])
+    return (_s.TYPE, path, (expected, provided))
 
 
 def distinct(found: list[Issue]) -> list[Issue]:
     """Identical issues (kind, path segments, line) once, first occurrence first."""
+    if len(found) < 2:
+        return found  # never mutated by a caller: lists of issues are only read and copied
     seen: set[Issue] = set()
     kept: list[Issue] = []
     for issue in found:
@@ -142,11 +140,21 @@ def valid(test: Callable[..., bool], *args: Any) -> bool:
         return False
 
 
-def dispatch(found: list[Issue], mis: list[str], une: list[str], typ: list[str], inv: list[str]) -> None:
-    """A module's collector: each issue once, as a (path, line) pair, in the list of its kind."""
-    lists = {_s.MISSING: mis, _s.UNEXPECTED: une, _s.TYPE: typ, _s.INVALID: inv}
-    for kind, path, line in distinct(found):
-        lists[kind] += (render(path), line)
+def dispatch(
+    found: list[Issue], mis: list[str], une: list[str], typ: list[str], inv: list[str]
+) -> None:
+    """A module's collector: each issue once, worded, as a (path, line) pair in the list of
+    its kind."""
+    for kind, path, what in distinct(found):
+        text = render(path)
+        if kind == _s.INVALID:
+            _s.rejected(inv, text, what)
+        elif kind == _s.TYPE:
+            _s.wrong_type(typ, text, what[0], what[1])
+        elif kind == _s.MISSING:
+            _s.missing(mis, text)
+        else:
+            _s.unexpected(une, text)
 
 
 # ---------- used by the fast path ----------
