@@ -20,10 +20,10 @@ from pathlib import Path
 
 from generator import header as hdr
 from generator.check import check, check_extended
-from generator.errors import DeclarationError, Notice
+from generator.errors import DeclarationError, Notice, Refusals
 from generator.format import MODE, Formatter, format_source
 from generator.ir import ExtendedTool, ToolModule
-from generator.load import Declaration, display_name, read_all
+from generator.load import Declaration, display_name, name_refusal, read_declarations, schema_files
 from generator.lower import lower, lower_extended
 from generator.plan import plan, plan_extended
 from generator.render import (
@@ -91,26 +91,8 @@ def build(schemas_dir: Path, reuse: Path | None = None, keywords: str = "subset"
     `keywords` is the mode of extended.md E1: "subset" (validation.md) or "extended"."""
     if keywords not in KEYWORDS:
         raise ValueError(f"unknown keyword mode {keywords!r}")
+    declarations, tools, warnings = _accepted(schemas_dir, keywords == "extended")
     extended = keywords == "extended"
-    declarations = read_all(schemas_dir)
-    tools: list[ToolModule | ExtendedTool] = []
-    warnings: list[Notice] = []
-    modules: dict[str, str] = {}
-    for declaration in declarations:
-        tool: ToolModule | ExtendedTool
-        if extended:
-            graph, checked = check_extended(declaration)
-            tool = lower_extended(declaration, graph, checked)
-        else:
-            checked = check(declaration)
-            tool = lower(declaration, checked)
-        clash = modules.setdefault(tool.module, declaration.file)
-        if clash != declaration.file:
-            raise DeclarationError(
-                declaration.file, declaration.name_pointer, f"module name {tool.module} clashes with {clash}"
-            )
-        tools.append(tool)
-        warnings.extend(checked.notices)
     current = fingerprint(keywords)
     trusted = _trusted(reuse, current) if reuse is not None else {}
     env = environment()
@@ -172,6 +154,62 @@ def build(schemas_dir: Path, reuse: Path | None = None, keywords: str = "subset"
     )
     rendered.append("__init__.py")
     return Build(files, tuple(tools), tuple(warnings), tuple(rendered))
+
+
+def _accepted(
+    schemas_dir: Path, extended: bool
+) -> tuple[list[Declaration], list[ToolModule | ExtendedTool], list[Notice]]:
+    """Every declaration, checked and lowered; raises every refusal of the run at once.
+
+    One refusal per file that cannot be read as declarations, else one per refused tool
+    (its first: what the checker finds past it may only follow from it), in file order."""
+    declarations: list[Declaration] = []
+    tools: list[ToolModule | ExtendedTool] = []
+    warnings: list[Notice] = []
+    refusals: list[DeclarationError] = []
+    names: dict[str, Declaration] = {}
+    modules: dict[str, str] = {}
+    for path in schema_files(schemas_dir):
+        try:
+            found = read_declarations(path)
+        except DeclarationError as exc:
+            refusals.append(exc)
+            continue
+        for declaration in found:
+            try:
+                tool, notices = _lowered(declaration, extended, names, modules)
+            except DeclarationError as exc:
+                refusals.append(exc)
+                continue
+            declarations.append(declaration)
+            tools.append(tool)
+            warnings.extend(notices)
+    if len(refusals) == 1:
+        raise refusals[0]
+    if refusals:
+        raise Refusals(refusals)
+    return declarations, tools, warnings
+
+
+def _lowered(
+    declaration: Declaration, extended: bool, names: dict[str, Declaration], modules: dict[str, str]
+) -> tuple[ToolModule | ExtendedTool, tuple[Notice, ...]]:
+    refusal = name_refusal(names, declaration)
+    if refusal is not None:
+        raise refusal
+    tool: ToolModule | ExtendedTool
+    if extended:
+        graph, checked = check_extended(declaration)
+        tool = lower_extended(declaration, graph, checked)
+    else:
+        checked = check(declaration)
+        tool = lower(declaration, checked)
+    clash = modules.setdefault(tool.module, declaration.file)
+    if clash != declaration.file:
+        raise DeclarationError(
+            declaration.file, declaration.name_pointer, f"module name {tool.module} clashes with {clash}"
+        )
+    return tool, checked.notices
 
 
 def module_body(declaration: Declaration) -> str:

@@ -63,6 +63,18 @@ def _fail(message: str) -> NoReturn:
     sys.exit(2)
 
 
+def _refused(exc: DeclarationError) -> NoReturn:
+    """Every refusal of the run, one a line; with more than one, how many and where."""
+    refusals = exc.refusals
+    for refusal in refusals[:-1]:
+        click.echo(f"error: {refusal}", err=True)
+    if len(refusals) == 1:
+        _fail(str(refusals[0]))
+    click.echo(f"error: {refusals[-1]}", err=True)
+    files = len({r.file for r in refusals})
+    _fail(f"{len(refusals)} refusals in {files} file{'s' if files != 1 else ''}; nothing written")
+
+
 def _settings(schemas: Path | None = None, out: Path | None = None, keywords: str | None = None) -> Settings:
     """The options in force: the command line's, else the project's [tool.toolgen] table."""
     try:
@@ -155,7 +167,9 @@ def _generate(ctx: click.Context, options: Settings, check: bool, strict: bool, 
             _report_drift(ctx, plan_locked(out, result.files), result, options, color)
             return
         todo = write_locked(out, result.files)
-    except (DeclarationError, OutputError) as exc:
+    except DeclarationError as exc:
+        _refused(exc)
+    except OutputError as exc:
         _fail(str(exc))
     click.echo(_summary(todo, result, time.perf_counter() - started))
 
