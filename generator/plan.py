@@ -243,7 +243,7 @@ def _kinds(schema: Schema, found: set[str]) -> None:
         elif isinstance(check, ObjectCheck):
             if check.required:
                 found.add("mis")
-            if check.extra == "forbid":
+            if check.extra in ("forbid", "check"):  # a key that is not a str is unexpected
                 found.add("une")
             for member in check.properties:
                 _kinds(member.schema, found)
