@@ -22,6 +22,12 @@ TOOLS = {
         },
     },
     "RootMap": {"type": "object", "additionalProperties": {"type": "integer"}},
+    # A value schema that constrains nothing still makes a key that is not a str unexpected.
+    "Free": {
+        "type": "object",
+        "properties": {"m": {"type": "object", "additionalProperties": {}}},
+        "additionalProperties": {"description": "anything"},
+    },
 }
 CALLS: list[tuple[str, dict[Any, Any], str]] = [
     ("Maps", {"tags": {1: "x", "a": "b"}}, "An unexpected parameter `tags.1` was provided"),
@@ -29,6 +35,8 @@ CALLS: list[tuple[str, dict[Any, Any], str]] = [
     ("Maps", {"meta": {"id": 1, 2.5: "s"}}, "An unexpected parameter `meta.2.5` was provided"),
     ("RootMap", {1: 1, "ok": 2}, "An unexpected parameter `1` was provided"),
     ("RootMap", {(1, 2): "not an integer"}, "An unexpected parameter `(1, 2)` was provided"),
+    ("Free", {"m": {1: 2}}, "An unexpected parameter `m.1` was provided"),
+    ("Free", {3: 4, "m": {}}, "An unexpected parameter `3` was provided"),
 ]
 
 
@@ -51,3 +59,4 @@ def test_a_key_that_is_not_a_str_is_unexpected_in_a_schema_map(tmp_path: Path, k
     )
     assert package.validate("Maps", {"tags": {type("S", (str,), {})("a"): "b"}}) is None
     assert package.validate("Maps", {"tags": {"a": "b"}, "meta": {"id": 1, "x": "y"}}) is None
+    assert package.validate("Free", {"m": {"a": [1]}, "x": None}) is None
