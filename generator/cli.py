@@ -12,8 +12,10 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from generator.build import Build, build
+from generator.command import Target, regenerate_command
 from generator.config import ConfigError, Settings, settings
 from generator.errors import DeclarationError
+from generator.load import project_root
 from generator.textui import coloured_diff
 from generator.write import OutputError, Plan, check_output_folder, diff, plan_locked, write_locked
 
@@ -158,7 +160,7 @@ def _generate(ctx: click.Context, options: Settings, check: bool, strict: bool, 
         check_output_folder(out, schemas)
         # --check reuses too: a file is reused only when its bytes are what its header says
         # and the package was written by this generator (generator/build.py).
-        result = build(schemas, reuse=out, keywords=options.keywords)
+        result = build(schemas, reuse=out, keywords=options.keywords, command=_regenerate(options))
         for warning in result.warnings:
             click.echo(str(warning), err=True)
         if strict and result.warnings:
@@ -186,17 +188,23 @@ def _summary(todo: Plan, result: Build, seconds: float) -> str:
     )
 
 
+def _regenerate(options: Settings, here: Path | None = None, program: str = "toolgen") -> str:
+    """The command that regenerates this package (generator/command.py), run from `here`: the
+    working directory in the advice about drift; the project root (default) in its headers,
+    so that they do not depend on where the run started."""
+    root = project_root(Path.cwd().resolve())
+    base = here or root
+    try:
+        defaults = settings(cwd=base)  # what a bare `toolgen generate` run from `base` uses
+    except ConfigError as exc:
+        _fail(str(exc))
+    target = Target(options.schemas, options.out, options.keywords)
+    bare = Target(base / defaults.schemas, base / defaults.out, defaults.keywords)
+    return regenerate_command(target, bare, base, root, program)
+
+
 def _fix_command(ctx: click.Context, options: Settings) -> str:
-    """The command that repairs the drift: what was given on the command line is repeated;
-    the project's [tool.toolgen] table will be read again."""
-    words = [ctx.find_root().info_name or "toolgen", "generate"]
-    if "keywords" in options.explicit and options.keywords != "subset":
-        words += ["--keywords", options.keywords]
-    if "schemas" in options.explicit:
-        words += ["--schemas", options.schemas.as_posix()]
-    if "out" in options.explicit:
-        words += ["--out", options.out.as_posix()]
-    return " ".join(words)
+    return _regenerate(options, Path.cwd(), ctx.find_root().info_name or "toolgen")
 
 
 def _report_drift(

@@ -1,0 +1,73 @@
+"""The command that regenerates a package: named in the first line of every generated file's
+header, and in the advice of `toolgen check` / `generate --check` when the package drifted.
+
+Only the options that differ from what a bare `toolgen generate` uses in this project (its
+[tool.toolgen] table, else tool_schemas -> generated, subset keywords) are named, with paths
+relative to `base` (the project root in headers, the working directory in advice); a path
+outside `base` is written absolute. The project's own default, built in, is `make generate`
+when the root's Makefile has that target (it also removes stale compiled modules).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+MAKE = "make generate"
+_MAKE_TARGET = re.compile(r"^generate\s*:", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Target:
+    """What one run generates: declarations folder, package folder, keyword mode."""
+
+    schemas: Path
+    out: Path
+    keywords: str
+
+
+BUILT_IN = Target(Path("tool_schemas"), Path("generated"), "subset")
+
+
+def _same(a: Path, b: Path) -> bool:
+    return a.resolve() == b.resolve()
+
+
+def _shown(path: Path, base: Path) -> str:
+    try:
+        return path.resolve().relative_to(base.resolve()).as_posix()
+    except ValueError:
+        return path.resolve().as_posix()
+
+
+def _has_make_target(root: Path) -> bool:
+    try:
+        return _MAKE_TARGET.search((root / "Makefile").read_text("utf-8")) is not None
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def regenerate_command(
+    target: Target, defaults: Target, base: Path, root: Path, program: str = "toolgen"
+) -> str:
+    """The shell command, run from `base`, that regenerates `target` (see the module docstring).
+
+    `defaults`: what a bare `toolgen generate` uses (paths as seen from the working directory);
+    `root`: the project root."""
+    words = [program, "generate"]
+    if not _same(target.schemas, defaults.schemas):
+        words += ["--schemas", shlex.quote(_shown(target.schemas, base))]
+    if not _same(target.out, defaults.out):
+        words += ["--out", shlex.quote(_shown(target.out, base))]
+    if target.keywords != defaults.keywords:
+        words += ["--keywords", target.keywords]
+    built_in = (
+        _same(target.schemas, root / BUILT_IN.schemas)
+        and _same(target.out, root / BUILT_IN.out)
+        and target.keywords == BUILT_IN.keywords
+    )
+    if len(words) == 2 and built_in and _has_make_target(root):
+        return MAKE
+    return " ".join(words)
