@@ -4,19 +4,18 @@ header, and in the advice of `toolgen check` / `generate --check` when the packa
 Only the options that differ from what a bare `toolgen generate` uses in this project (its
 [tool.toolgen] table, else tool_schemas -> generated, subset keywords) are named, with paths
 relative to `base` (the project root in headers, the working directory in advice); a path
-outside `base` is written absolute. The project's own default, built in, is `make generate`
-when the root's Makefile has that target (it also removes stale compiled modules).
+outside `base` is written absolute. The built-in default itself is `make generate`, the
+command the README sets a project up with (it also removes stale compiled modules), in any
+project: the header must not depend on anything but the package, its sources and the root.
 """
 
 from __future__ import annotations
 
-import re
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
 MAKE = "make generate"
-_MAKE_TARGET = re.compile(r"^generate\s*:", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -42,13 +41,6 @@ def _shown(path: Path, base: Path) -> str:
         return path.resolve().as_posix()
 
 
-def _has_make_target(root: Path) -> bool:
-    try:
-        return _MAKE_TARGET.search((root / "Makefile").read_text("utf-8")) is not None
-    except (OSError, UnicodeDecodeError):
-        return False
-
-
 def regenerate_command(
     target: Target, defaults: Target, base: Path, root: Path, program: str = "toolgen"
 ) -> str:
@@ -68,6 +60,6 @@ def regenerate_command(
         and _same(target.out, root / BUILT_IN.out)
         and target.keywords == BUILT_IN.keywords
     )
-    if len(words) == 2 and built_in and _has_make_target(root):
+    if len(words) == 2 and built_in:
         return MAKE
     return " ".join(words)
