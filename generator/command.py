@@ -4,13 +4,14 @@ header, and in the advice of `toolgen check` / `generate --check` when the packa
 Only the options that differ from what a bare `toolgen generate` uses in this project (its
 [tool.toolgen] table, else tool_schemas -> generated, subset keywords) are named, with paths
 relative to `base` (the project root in headers, the working directory in advice); a path
-outside `base` is written absolute. The built-in default itself is `make generate`, the
+outside the project is written absolute. The built-in default itself is `make generate`, the
 command the README sets a project up with (it also removes stale compiled modules), in any
 project: the header must not depend on anything but the package, its sources and the root.
 """
 
 from __future__ import annotations
 
+import os
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,11 +35,12 @@ def _same(a: Path, b: Path) -> bool:
     return a.resolve() == b.resolve()
 
 
-def _shown(path: Path, base: Path) -> str:
-    try:
-        return path.resolve().relative_to(base.resolve()).as_posix()
-    except ValueError:
-        return path.resolve().as_posix()
+def _shown(path: Path, base: Path, root: Path) -> str:
+    """Relative to `base` (`..` included) inside the project; absolute outside it."""
+    resolved = path.resolve()
+    if not resolved.is_relative_to(root.resolve()):
+        return resolved.as_posix()
+    return Path(os.path.relpath(resolved, base.resolve())).as_posix()
 
 
 def regenerate_command(
@@ -50,9 +52,9 @@ def regenerate_command(
     `root`: the project root."""
     words = [program, "generate"]
     if not _same(target.schemas, defaults.schemas):
-        words += ["--schemas", shlex.quote(_shown(target.schemas, base))]
+        words += ["--schemas", shlex.quote(_shown(target.schemas, base, root))]
     if not _same(target.out, defaults.out):
-        words += ["--out", shlex.quote(_shown(target.out, base))]
+        words += ["--out", shlex.quote(_shown(target.out, base, root))]
     if target.keywords != defaults.keywords:
         words += ["--keywords", target.keywords]
     built_in = (
