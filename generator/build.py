@@ -49,9 +49,9 @@ GENERATOR = Path(__file__).resolve().parent
 # Every module whose code decides the bytes of a generated file (a test keeps this list
 # complete). The CLI, the writer, the compiled tier and the readers do not.
 OUTPUT_STAGES = (
-    "build.py", "check.py", "collector.py", "command.py", "errors.py", "format.py", "header.py", "ir.py", "load.py",
-    "lower.py", "names.py", "openai_strict.py", "patterns.py", "plan.py", "refusals.py", "render.py",
-    "schema_graph.py", "shapes.py",
+    "build.py", "check.py", "collector.py", "command.py", "errors.py", "format.py", "header.py", "ir.py",
+    "load.py", "lower.py", "names.py", "openai_strict.py", "patterns.py", "plan.py", "refusals.py",
+    "render.py", "schema_graph.py", "shapes.py",
 )  # fmt: skip
 NOT_OUTPUT = ("__init__.py", "__main__.py", "cli.py", "compile.py", "config.py", "textui.py", "write.py")
 

@@ -116,7 +116,9 @@ def parse(text: str) -> Parsed | None:
         source = ast.literal_eval(fields["Source"])
     except (ValueError, SyntaxError):
         return None
-    if not isinstance(source, str) or header(source, fields["Source sha256"], body, extra, command) != text[:position]:
+    if not isinstance(source, str):
+        return None
+    if header(source, fields["Source sha256"], body, extra, command) != text[:position]:
         return None
     return Parsed(fields, source, body, text, command)
 

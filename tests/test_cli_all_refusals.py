@@ -77,7 +77,8 @@ def test_refusals_leave_an_earlier_package_byte_identical(tmp_path: Path) -> Non
     assert (result.exit_code, result.stderr) == (
         2,
         "error: a.json: /: expected a non-empty list of tools\n"
-        "error: c.json: /: not valid JSON: Expecting property name enclosed in double quotes (line 1, column 2)\n"
+        "error: c.json: /: not valid JSON: "
+        "Expecting property name enclosed in double quotes (line 1, column 2)\n"
         "error: 2 refusals in 2 files; nothing written\n",
     )
     assert {p.name: p.read_bytes() for p in sorted(out.iterdir())} == before

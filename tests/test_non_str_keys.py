@@ -18,7 +18,11 @@ TOOLS = {
         "type": "object",
         "properties": {
             "tags": {"type": "object", "additionalProperties": {"type": "string"}},
-            "meta": {"type": "object", "properties": {"id": {"type": "integer"}}, "additionalProperties": {"type": "string"}},
+            "meta": {
+                "type": "object",
+                "properties": {"id": {"type": "integer"}},
+                "additionalProperties": {"type": "string"},
+            },
         },
     },
     "RootMap": {"type": "object", "additionalProperties": {"type": "integer"}},

@@ -63,10 +63,13 @@ def test_another_package_names_its_options_from_the_root_and_check_advises_them(
     drift = invoke("check", *here)
     assert drift.exit_code == 1
     assert drift.stderr.splitlines()[-1] == (
-        "generated code is out of sync; run: toolgen generate --schemas ../decls --out ../pkg --keywords extended"
+        "generated code is out of sync; run: "
+        "toolgen generate --schemas ../decls --out ../pkg --keywords extended"
     )
     monkeypatch.chdir(project)
-    assert invoke("check", *options).stderr.splitlines()[-1] == f"generated code is out of sync; run: {command}"
+    assert (
+        invoke("check", *options).stderr.splitlines()[-1] == f"generated code is out of sync; run: {command}"
+    )
 
 
 def test_the_default_package_names_make_generate_and_a_table_names_a_bare_generate(
