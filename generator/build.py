@@ -20,10 +20,18 @@ from pathlib import Path
 
 from generator import header as hdr
 from generator.check import check, check_extended
-from generator.errors import DeclarationError, Notice
+from generator.command import BUILT_IN, Target, regenerate_command
+from generator.errors import DeclarationError, Notice, Refusals
 from generator.format import MODE, Formatter, format_source
 from generator.ir import ExtendedTool, ToolModule
-from generator.load import Declaration, display_name, read_all
+from generator.load import (
+    Declaration,
+    display_name,
+    name_refusal,
+    project_root,
+    read_declarations,
+    schema_files,
+)
 from generator.lower import lower, lower_extended
 from generator.plan import plan, plan_extended
 from generator.render import (
@@ -41,9 +49,9 @@ GENERATOR = Path(__file__).resolve().parent
 # Every module whose code decides the bytes of a generated file (a test keeps this list
 # complete). The CLI, the writer, the compiled tier and the readers do not.
 OUTPUT_STAGES = (
-    "build.py", "check.py", "collector.py", "errors.py", "format.py", "header.py", "ir.py", "load.py",
-    "lower.py", "names.py", "openai_strict.py", "patterns.py", "plan.py", "refusals.py", "render.py",
-    "schema_graph.py", "shapes.py",
+    "build.py", "check.py", "collector.py", "command.py", "errors.py", "format.py", "header.py", "ir.py",
+    "load.py", "lower.py", "names.py", "openai_strict.py", "patterns.py", "plan.py", "refusals.py",
+    "render.py", "schema_graph.py", "shapes.py",
 )  # fmt: skip
 NOT_OUTPUT = ("__init__.py", "__main__.py", "cli.py", "compile.py", "config.py", "textui.py", "write.py")
 
@@ -85,32 +93,22 @@ class Build:
     rendered: tuple[str, ...] = ()  # the files rendered (not reused) by this build
 
 
-def build(schemas_dir: Path, reuse: Path | None = None, keywords: str = "subset") -> Build:
+def build(
+    schemas_dir: Path, reuse: Path | None = None, keywords: str = "subset", command: str | None = None
+) -> Build:
     """Everything the output package should contain; raises DeclarationError on bad input.
 
-    `keywords` is the mode of extended.md E1: "subset" (validation.md) or "extended"."""
+    `keywords` is the mode of extended.md E1: "subset" (validation.md) or "extended".
+    `command`, which every header names, regenerates the package (generator/command.py); by
+    default the one for `reuse` (else generated/) as a project without [tool.toolgen] has it."""
     if keywords not in KEYWORDS:
         raise ValueError(f"unknown keyword mode {keywords!r}")
+    if command is None:
+        root = project_root(Path.cwd().resolve())
+        target = Target(schemas_dir, reuse if reuse is not None else BUILT_IN.out, keywords)
+        command = regenerate_command(target, BUILT_IN, root, root)
+    declarations, tools, warnings = _accepted(schemas_dir, keywords == "extended")
     extended = keywords == "extended"
-    declarations = read_all(schemas_dir)
-    tools: list[ToolModule | ExtendedTool] = []
-    warnings: list[Notice] = []
-    modules: dict[str, str] = {}
-    for declaration in declarations:
-        tool: ToolModule | ExtendedTool
-        if extended:
-            graph, checked = check_extended(declaration)
-            tool = lower_extended(declaration, graph, checked)
-        else:
-            checked = check(declaration)
-            tool = lower(declaration, checked)
-        clash = modules.setdefault(tool.module, declaration.file)
-        if clash != declaration.file:
-            raise DeclarationError(
-                declaration.file, declaration.name_pointer, f"module name {tool.module} clashes with {clash}"
-            )
-        tools.append(tool)
-        warnings.extend(checked.notices)
     current = fingerprint(keywords)
     trusted = _trusted(reuse, current) if reuse is not None else {}
     env = environment()
@@ -123,7 +121,12 @@ def build(schemas_dir: Path, reuse: Path | None = None, keywords: str = "subset"
 
     def place(name: str, source: str, source_sha: str, body: str | Callable[[], str]) -> None:
         found = trusted.get(name)
-        if found is not None and found.fields["Source sha256"] == source_sha and found.source == source:
+        if (
+            found is not None
+            and found.fields["Source sha256"] == source_sha
+            and found.source == source
+            and found.command == command
+        ):
             files[name] = found.text
             return
         files[name] = ""  # keeps the file order; filled in once formatted
@@ -159,7 +162,7 @@ def build(schemas_dir: Path, reuse: Path | None = None, keywords: str = "subset"
             engine.decode("utf-8"),
         )
     for (name, source, source_sha), text in zip(pending, formatter.results(), strict=True):
-        files[name] = hdr.with_header(source, source_sha, text)
+        files[name] = hdr.with_header(source, source_sha, text, command=command)
     order = [*(f"{t.module}.py" for t in tools), "_support.py", *(["_extended.py"] if extended else [])]
     files = {name: files[name] for name in [*order, "_declarations.py"]}
     bodies = [(name, hdr.sha256(hdr.split(text)[1])) for name, text in files.items()]
@@ -169,9 +172,66 @@ def build(schemas_dir: Path, reuse: Path | None = None, keywords: str = "subset"
         _digest((t.module, t.sha256) for t in tools),
         init_body,
         (("Generator", current), ("Package sha256", hdr.package_digest(bodies))),
+        command,
     )
     rendered.append("__init__.py")
     return Build(files, tuple(tools), tuple(warnings), tuple(rendered))
+
+
+def _accepted(
+    schemas_dir: Path, extended: bool
+) -> tuple[list[Declaration], list[ToolModule | ExtendedTool], list[Notice]]:
+    """Every declaration, checked and lowered; raises every refusal of the run at once.
+
+    One refusal per file that cannot be read as declarations, else one per refused tool
+    (its first: what the checker finds past it may only follow from it), in file order."""
+    declarations: list[Declaration] = []
+    tools: list[ToolModule | ExtendedTool] = []
+    warnings: list[Notice] = []
+    refusals: list[DeclarationError] = []
+    names: dict[str, Declaration] = {}
+    modules: dict[str, str] = {}
+    for path in schema_files(schemas_dir):
+        try:
+            found = read_declarations(path)
+        except DeclarationError as exc:
+            refusals.append(exc)
+            continue
+        for declaration in found:
+            try:
+                tool, notices = _lowered(declaration, extended, names, modules)
+            except DeclarationError as exc:
+                refusals.append(exc)
+                continue
+            declarations.append(declaration)
+            tools.append(tool)
+            warnings.extend(notices)
+    if len(refusals) == 1:
+        raise refusals[0]
+    if refusals:
+        raise Refusals(refusals)
+    return declarations, tools, warnings
+
+
+def _lowered(
+    declaration: Declaration, extended: bool, names: dict[str, Declaration], modules: dict[str, str]
+) -> tuple[ToolModule | ExtendedTool, tuple[Notice, ...]]:
+    refusal = name_refusal(names, declaration)
+    if refusal is not None:
+        raise refusal
+    tool: ToolModule | ExtendedTool
+    if extended:
+        graph, checked = check_extended(declaration)
+        tool = lower_extended(declaration, graph, checked)
+    else:
+        checked = check(declaration)
+        tool = lower(declaration, checked)
+    clash = modules.setdefault(tool.module, declaration.file)
+    if clash != declaration.file:
+        raise DeclarationError(
+            declaration.file, declaration.name_pointer, f"module name {tool.module} clashes with {clash}"
+        )
+    return tool, checked.notices
 
 
 def module_body(declaration: Declaration) -> str:

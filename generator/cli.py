@@ -16,8 +16,10 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from generator.build import Build, build
+from generator.command import Target, regenerate_command
 from generator.config import ConfigError, Settings, settings
 from generator.errors import NOT_ENFORCED, DeclarationError, Notice
+from generator.load import project_root
 from generator.textui import coloured_diff
 from generator.write import OutputError, Plan, check_output_folder, diff, plan_locked, write_locked
 
@@ -83,6 +85,18 @@ _color_option = click.option(
 def _fail(message: str) -> NoReturn:
     click.echo(f"error: {message}", err=True)
     sys.exit(2)
+
+
+def _refused(exc: DeclarationError) -> NoReturn:
+    """Every refusal of the run, one a line; with more than one, how many and where."""
+    refusals = exc.refusals
+    for refusal in refusals[:-1]:
+        click.echo(f"error: {refusal}", err=True)
+    if len(refusals) == 1:
+        _fail(str(refusals[0]))
+    click.echo(f"error: {refusals[-1]}", err=True)
+    files = len({r.file for r in refusals})
+    _fail(f"{len(refusals)} refusals in {files} file{'s' if files != 1 else ''}; nothing written")
 
 
 def _settings(
@@ -204,7 +218,7 @@ def _generate(ctx: click.Context, options: Settings, check: bool, strict: bool, 
         _importable(out)  # after the safety checks, whose reasons matter more
         # --check reuses too: a file is reused only when its bytes are what its header says
         # and the package was written by this generator (generator/build.py).
-        result = build(schemas, reuse=out, keywords=options.keywords)
+        result = build(schemas, reuse=out, keywords=options.keywords, command=_regenerate(options))
         shown = [w for w in result.warnings if not _is_allowed(w, options.allow)]
         for warning in shown:
             click.echo(str(warning), err=True)
@@ -218,7 +232,9 @@ def _generate(ctx: click.Context, options: Settings, check: bool, strict: bool, 
             _report_drift(ctx, plan_locked(out, result.files), result, options, color)
             return
         todo = write_locked(out, result.files)
-    except (DeclarationError, OutputError) as exc:
+    except DeclarationError as exc:
+        _refused(exc)
+    except OutputError as exc:
         _fail(str(exc))
     click.echo(_summary(todo, result, time.perf_counter() - started))
 
@@ -266,17 +282,25 @@ def _summary(todo: Plan, result: Build, seconds: float) -> str:
     )
 
 
+def _regenerate(options: Settings, here: Path | None = None, program: str = "toolgen") -> str:
+    """The command that regenerates this package (generator/command.py), run from `here`: the
+    working directory in the advice about drift; the project root (default) in its headers,
+    so that they do not depend on where the run started."""
+    root = project_root(Path.cwd().resolve())
+    base = here or root
+    try:
+        defaults = settings(cwd=base)  # what a bare `toolgen generate` run from `base` uses
+    except ConfigError as exc:
+        _fail(str(exc))
+    target = Target(options.schemas, options.out, options.keywords)
+    bare = Target(base / defaults.schemas, base / defaults.out, defaults.keywords)
+    return regenerate_command(target, bare, base, root, program)
+
+
 def _fix_command(ctx: click.Context, options: Settings) -> str:
-    """The command that repairs the drift: what was given on the command line is repeated;
-    the project's [tool.toolgen] table will be read again."""
-    words = [_program(ctx), "generate"]
-    if "keywords" in options.explicit and options.keywords != "subset":
-        words += ["--keywords", options.keywords]
-    if "schemas" in options.explicit:
-        words += ["--schemas", options.schemas.as_posix()]
-    if "out" in options.explicit:
-        words += ["--out", options.out.as_posix()]
-    return " ".join(words)
+    """The command that repairs the drift, spelt for the working directory and starting with
+    the program as it was typed (generator/command.py)."""
+    return _regenerate(options, Path.cwd(), _program(ctx))
 
 
 def _report_drift(

@@ -5,6 +5,7 @@ Both are structured: a `kind` a program can match on, and the reason a person re
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 
@@ -16,6 +17,31 @@ class DeclarationError(Exception):
         self.file = file
         self.pointer = pointer
         self.reason = reason
+
+    @property
+    def refusals(self) -> tuple[DeclarationError, ...]:
+        """Every refusal this error stands for (see Refusals)."""
+        return (self,)
+
+
+class Refusals(DeclarationError):
+    """Several refusals of one run, in file order: the user fixes them all in one pass.
+
+    A DeclarationError itself (file, pointer and reason are the first refusal's), so code
+    that expects one refusal keeps working; its text is one refusal a line."""
+
+    def __init__(self, refusals: Sequence[DeclarationError]) -> None:
+        first = refusals[0]
+        super().__init__(first.file, first.pointer, first.reason)
+        self._all = tuple(r for refusal in refusals for r in refusal.refusals)
+        self.args = ("\n".join(str(r) for r in self._all),)
+
+    @property
+    def refusals(self) -> tuple[DeclarationError, ...]:
+        return self._all
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
 # The kinds of Notice (spec section 7, "Warn").

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 # What happens to the keys an object schema does not declare (spec section 2).
-Extra = Literal["forbid", "allow", "check", "unchecked"]
+# "keys": additionalProperties is a schema that constrains no value, yet a key that is not a str
+# is unexpected (spec section 3).
+Extra = Literal["forbid", "allow", "check", "keys", "unchecked"]
 
 
 @dataclass(frozen=True)

@@ -23,10 +23,12 @@ __all__ = [
     "NO_PARAMETERS",
     "Declaration",
     "display_name",
+    "name_refusal",
     "project_root",
     "read_all",
     "read_declaration",
     "read_declarations",
+    "schema_files",
 ]
 # Arrays and objects nested deeper than this are refused: lowering recurses about three frames
 # per schema level, and a refusal with a pointer beats a RecursionError. 200 JSON levels still
@@ -201,21 +203,32 @@ def read_declaration(path: Path) -> Declaration:
     return found[0]
 
 
-def read_all(schemas_dir: Path) -> list[Declaration]:
-    """Every tool of every *.json directly inside the folder, in file-name order, names unique."""
+def schema_files(schemas_dir: Path) -> list[Path]:
+    """The *.json files directly inside the folder, in file-name order."""
     if not schemas_dir.is_dir():
         raise DeclarationError(str(schemas_dir), "", "schemas folder not found")
-    declarations = [
-        d for p in sorted(schemas_dir.glob("*.json")) if p.is_file() for d in read_declarations(p)
-    ]
+    return [p for p in sorted(schemas_dir.glob("*.json")) if p.is_file()]
+
+
+def name_refusal(first: dict[str, Declaration], declaration: Declaration) -> DeclarationError | None:
+    """The refusal of a tool name already declared (`first`: the earlier tools by name)."""
+    earlier = first.setdefault(declaration.name, declaration)
+    if earlier is declaration:
+        return None
+    where = earlier.file if earlier.file != declaration.file else earlier.name_pointer
+    return DeclarationError(
+        declaration.file,
+        declaration.name_pointer,
+        f"tool name {declaration.name!r} is already declared in {where}",
+    )
+
+
+def read_all(schemas_dir: Path) -> list[Declaration]:
+    """Every tool of every *.json directly inside the folder, in file-name order, names unique."""
+    declarations = [d for p in schema_files(schemas_dir) for d in read_declarations(p)]
     first: dict[str, Declaration] = {}
     for declaration in declarations:
-        earlier = first.setdefault(declaration.name, declaration)
-        if earlier is not declaration:
-            where = earlier.file if earlier.file != declaration.file else earlier.name_pointer
-            raise DeclarationError(
-                declaration.file,
-                declaration.name_pointer,
-                f"tool name {declaration.name!r} is already declared in {where}",
-            )
+        refusal = name_refusal(first, declaration)
+        if refusal is not None:
+            raise refusal
     return declarations

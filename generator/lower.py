@@ -50,7 +50,7 @@ def lower_schema(schema: dict[str, Any], root: bool = False) -> Schema:
         obj = _object(schema)
         # A free-form map (nothing to check beyond its type) needs no object check, but the
         # top level always has one: it is what validate() looks at.
-        if root or obj.required or obj.properties or obj.extra in ("forbid", "check"):
+        if root or obj.required or obj.properties or obj.extra in ("forbid", "check", "keys"):
             checks.append(obj)
     items = schema.get("items")
     if isinstance(items, (dict, bool)) and applies(schema, "array"):
@@ -76,7 +76,7 @@ def _object(schema: dict[str, Any]) -> ObjectCheck:
         extra = "forbid"
     else:
         extra_schema = _sub(declared)
-        extra = "check" if extra_schema.checks else "allow"
+        extra = "check" if extra_schema.checks else "keys"
         extra_schema = extra_schema if extra == "check" else None
     return ObjectCheck(tuple(members), required, extra, extra_schema)
 

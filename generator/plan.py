@@ -196,7 +196,7 @@ class ModulePlan:
             keys = ""
             lower = self._lower_name(name)
             # An object that declares no name has no key set: every key is undeclared.
-            if isinstance(obj, ObjectCheck) and obj.extra in ("forbid", "check") and obj.members:
+            if isinstance(obj, ObjectCheck) and obj.extra in ("forbid", "check", "keys") and obj.members:
                 keys = f"_{self._keys_name(lower)}"
             helper = Helper(lower, schema, self.kinds(schema), keys)
             self._helper_of[key] = helper
@@ -243,7 +243,7 @@ def _kinds(schema: Schema, found: set[str]) -> None:
         elif isinstance(check, ObjectCheck):
             if check.required:
                 found.add("mis")
-            if check.extra == "forbid":
+            if check.extra in ("forbid", "check", "keys"):  # a key that is not a str is unexpected
                 found.add("une")
             for member in check.properties:
                 _kinds(member.schema, found)

@@ -98,7 +98,9 @@ def visit(schema: Any, value: Any, path: str | None, out: list[tuple[str, str, s
                 if key in properties or key in required:
                     continue
                 p = _join(path, key if isinstance(key, str) else str(key))
-                if extra is False:
+                # validation.md §3: a key that is not a str is unexpected, never checked
+                # against a value schema (an `additionalProperties: true` map does not look).
+                if extra is False or (isinstance(extra, dict) and not isinstance(key, str)):
                     out.append(("unexpected", p, f"An unexpected parameter `{p}` was provided"))
                 elif isinstance(extra, dict):
                     visit(extra, value[key], p, out)

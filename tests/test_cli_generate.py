@@ -296,7 +296,7 @@ def test_check_reports_drift_and_writes_nothing(rooted: Path) -> None:
     assert '-TOOL_NAME = "Reed"\n+TOOL_NAME = "Read"\n' in result.stdout
     assert result.stderr.splitlines() == [
         f"changed: generated/{READ}",
-        "generated code is out of sync; run: python -m generator generate",
+        "generated code is out of sync; run: make generate",
     ]
     assert mtimes(rooted / "generated") == before
 
@@ -312,7 +312,7 @@ def test_check_reports_an_orphan_module_and_writes_nothing(rooted: Path) -> None
     assert "--- a/generated/old_tool_0badf00d.py\n+++ /dev/null\n" in result.stdout
     assert result.stderr.splitlines() == [
         "orphan: generated/old_tool_0badf00d.py",
-        "generated code is out of sync; run: python -m generator generate",
+        "generated code is out of sync; run: make generate",
     ]
     assert mtimes(rooted / "generated") == before
 
@@ -331,7 +331,7 @@ def test_check_reports_changed_missing_and_orphan_together(rooted: Path) -> None
         "changed: generated/__init__.py",
         f"missing: generated/{READ}",
         "orphan: generated/gone_12345678.py",
-        "generated code is out of sync; run: python -m generator generate",
+        "generated code is out of sync; run: make generate",
     ]
     assert mtimes(generated) == before
 

@@ -72,7 +72,7 @@ def test_cli_flag_generate_and_check_compare_in_that_mode(tmp_path: Path) -> Non
     assert f"generated code is out of sync; run: toolgen generate --out {out.as_posix()}" in drift.output
     back = invoke("check", "--keywords", "extended", "--out", str(tmp_path / "missing"))
     assert (
-        f"run: toolgen generate --keywords extended --out {(tmp_path / 'missing').as_posix()}" in back.output
+        f"run: toolgen generate --out {(tmp_path / 'missing').as_posix()} --keywords extended" in back.output
     )
     bad = invoke("generate", "--keywords", "everything", "--out", str(out))
     assert bad.exit_code == 2 and "'everything' is not one of 'subset', 'extended'" in bad.output

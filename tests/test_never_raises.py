@@ -378,3 +378,43 @@ def test_random_tools_cover_every_keyword() -> None:
     ):
         assert f'"{keyword}"' in text or f" {keyword}" in text
     assert any(f'"{keyword}"' in text for keyword in ("minLength", "format", "default", "pattern"))
+
+
+@pytest.mark.parametrize("which", ["builtin", "random"])
+def test_hostile_values_get_the_reference_answer_wherever_it_can_read_them(
+    which: str, random_package: ModuleType
+) -> None:
+    """The hostile values above, also under keys that are not str (spec section 3), in every
+    call the reference interpreter can read: the validator's answer is the reference's."""
+    package = generated if which == "builtin" else random_package
+    tools = (
+        BUILTIN
+        if which == "builtin"
+        else {t["function"]["name"]: t["function"]["parameters"] for t in RANDOM_TOOLS}
+    )
+    hostile = _hostile_values()
+    compared, disagree = 0, []
+    Armed.armed = True
+    try:
+        for tool, parameters in tools.items():
+            names = [*parameters.get("properties", {}), "other"]
+            for value in hostile:
+                calls: list[Any] = [
+                    value,
+                    {n: value for n in names},
+                    {"x": {"y": [value]}},
+                    {1: value, None: 2},
+                    {n: {1: value, "k": 2} for n in names},
+                ]
+                for args in calls:
+                    try:
+                        expected = reference.message(tool, parameters, args)
+                    except Exception:
+                        continue  # the reference cannot read it; the test above covers it
+                    compared += 1
+                    if package.validate(tool, args) != expected:
+                        disagree.append((tool, args))
+    finally:
+        Armed.armed = False
+    assert compared > 500
+    assert disagree == []

@@ -586,7 +586,10 @@ def test_non_string_keys_are_unexpected_with_str_of_the_key(pkg: ModuleType) -> 
     )
     own(pkg, "Paths", {1: "x", "1": "y"}, unexpected("1"))
     own(pkg, "Paths", {"outer": {2.5: 1, "inner": []}}, unexpected("outer.2.5"))
-    own(pkg, "ObjectLike", {"extra": {7: "x"}}, type_line("extra.7", "integer", "string"))
+    # Also where additionalProperties is a schema: the key is unexpected, its value unchecked.
+    own(pkg, "ObjectLike", {"extra": {7: "x"}}, unexpected("extra.7"))
+    wrong = type_line("extra.k", "integer", "string")
+    own(pkg, "ObjectLike", {"extra": {7: 1, "k": "x"}}, unexpected("extra.7"), wrong)
 
 
 # ---------- section 4: JSON equality ----------

@@ -179,7 +179,7 @@ def _object_rows(rule: ObjectCheck, path: str) -> Iterator[Row]:
     other = _join(path, "*")
     if rule.extra == "check" and rule.extra_schema is not None:
         yield from _schema_rows(rule.extra_schema, other, False)
-    elif rule.extra == "allow" and path:
+    elif rule.extra in ("allow", "keys") and path:
         yield Row(other, "any", False, "")
     elif rule.extra == "unchecked":
         yield Row(other, "any (unchecked)", False, "")

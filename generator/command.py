@@ -1,0 +1,70 @@
+"""The command that regenerates a package: named in the first line of every generated file's
+header, and in the advice of `toolgen check` / `generate --check` when the package drifted.
+
+Only the options that differ from what a bare `toolgen generate` uses in this project (its
+[tool.toolgen] table, else tool_schemas -> generated, subset keywords) are named, with paths
+relative to `base` (the project root in headers, the working directory in advice); a path
+outside the project is written absolute. The built-in default itself is `make generate`, the
+command the README sets a project up with (it also removes stale compiled modules), in any
+project: the header must not depend on anything but the package, its sources and the root.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+MAKE = "make generate"
+
+
+@dataclass(frozen=True)
+class Target:
+    """What one run generates: declarations folder, package folder, keyword mode."""
+
+    schemas: Path
+    out: Path
+    keywords: str
+
+
+BUILT_IN = Target(Path("tool_schemas"), Path("generated"), "subset")
+
+
+def _same(a: Path, b: Path) -> bool:
+    return a.resolve() == b.resolve()
+
+
+def _shown(path: Path, base: Path, root: Path) -> str:
+    """Relative to `base` (`..` included) inside the project; absolute outside it."""
+    resolved = path.resolve()
+    if not resolved.is_relative_to(root.resolve()):
+        return resolved.as_posix()
+    return Path(os.path.relpath(resolved, base.resolve())).as_posix()
+
+
+def regenerate_command(
+    target: Target, defaults: Target, base: Path, root: Path, program: str = "toolgen"
+) -> str:
+    """The shell command, run from `base`, that regenerates `target` (see the module docstring).
+
+    `defaults`: what a bare `toolgen generate` uses (paths as seen from the working directory);
+    `root`: the project root."""
+    words = [program, "generate"]
+    if not _same(target.schemas, defaults.schemas):
+        words += ["--schemas", shlex.quote(_shown(target.schemas, base, root))]
+    if not _same(target.out, defaults.out):
+        words += ["--out", shlex.quote(_shown(target.out, base, root))]
+    if target.keywords != defaults.keywords:
+        words += ["--keywords", target.keywords]
+    built_in = (
+        _same(target.schemas, root / BUILT_IN.schemas)
+        and _same(target.out, root / BUILT_IN.out)
+        and target.keywords == BUILT_IN.keywords
+    )
+    if len(words) == 2 and built_in:
+        # The Makefile is at the root: from a folder below it, make is told where it is.
+        if _same(base, root):
+            return MAKE
+        return f"make -C {shlex.quote(_shown(root, base, root))} generate"
+    return " ".join(words)

@@ -1,0 +1,66 @@
+"""validation.md §3: a dict key that is not a str is always unexpected, in a map whose
+`additionalProperties` is a schema too (never validated against that schema); both modes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator.build import build
+from generator.write import apply, plan
+from tests import reference, reference_extended
+from tests.genpkg import import_package, write_declarations
+
+TOOLS = {
+    "Maps": {
+        "type": "object",
+        "properties": {
+            "tags": {"type": "object", "additionalProperties": {"type": "string"}},
+            "meta": {
+                "type": "object",
+                "properties": {"id": {"type": "integer"}},
+                "additionalProperties": {"type": "string"},
+            },
+        },
+    },
+    "RootMap": {"type": "object", "additionalProperties": {"type": "integer"}},
+    # A value schema that constrains nothing still makes a key that is not a str unexpected.
+    "Free": {
+        "type": "object",
+        "properties": {"m": {"type": "object", "additionalProperties": {}}},
+        "additionalProperties": {"description": "anything"},
+    },
+}
+CALLS: list[tuple[str, dict[Any, Any], str]] = [
+    ("Maps", {"tags": {1: "x", "a": "b"}}, "An unexpected parameter `tags.1` was provided"),
+    ("Maps", {"tags": {None: 5}}, "An unexpected parameter `tags.None` was provided"),
+    ("Maps", {"meta": {"id": 1, 2.5: "s"}}, "An unexpected parameter `meta.2.5` was provided"),
+    ("RootMap", {1: 1, "ok": 2}, "An unexpected parameter `1` was provided"),
+    ("RootMap", {(1, 2): "not an integer"}, "An unexpected parameter `(1, 2)` was provided"),
+    ("Free", {"m": {1: 2}}, "An unexpected parameter `m.1` was provided"),
+    ("Free", {3: 4, "m": {}}, "An unexpected parameter `3` was provided"),
+]
+
+
+@pytest.mark.parametrize("keywords", ["subset", "extended"])
+def test_a_key_that_is_not_a_str_is_unexpected_in_a_schema_map(tmp_path: Path, keywords: str) -> None:
+    schemas = tmp_path / "schemas"
+    write_declarations(schemas, TOOLS)
+    out = tmp_path / f"nonstr_{keywords}"
+    apply(plan(out, build(schemas, keywords=keywords).files))
+    package = import_package(out)
+    oracle = reference if keywords == "subset" else reference_extended
+    for tool, args, line in CALLS:
+        expected = f"{tool} failed due to the following issue:\n{line}"
+        assert package.validate(tool, args) == expected
+        assert oracle.message(tool, TOOLS[tool], args) == expected
+    # A str key is still checked against the schema, and a str subclass is a str.
+    assert package.validate("Maps", {"tags": {"a": 1}}) == (
+        "Maps failed due to the following issue:\n"
+        "The parameter `tags.a` type is expected as `string` but provided as `number`"
+    )
+    assert package.validate("Maps", {"tags": {type("S", (str,), {})("a"): "b"}}) is None
+    assert package.validate("Maps", {"tags": {"a": "b"}, "meta": {"id": 1, "x": "y"}}) is None
+    assert package.validate("Free", {"m": {"a": [1]}, "x": None}) is None
