@@ -85,6 +85,13 @@ def test_the_default_package_names_make_generate_and_a_table_names_a_bare_genera
         1,
         "generated code is out of sync; run: make generate",
     )
+    # Below the root, make is told where the Makefile is; the header stays `make generate`.
+    monkeypatch.chdir(project / "sub")
+    below = invoke("check")
+    assert (below.exit_code, below.stderr.splitlines()[-1]) == (
+        1,
+        "generated code is out of sync; run: make -C .. generate",
+    )
     configured = _project(tmp_path / "other", table='[tool.toolgen]\nschemas = "decls"\nout = "pkg"\n')
     monkeypatch.chdir(configured)
     assert invoke("generate").exit_code == 0
