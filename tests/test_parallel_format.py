@@ -4,6 +4,7 @@ same bytes as the checked-in package; errors and a pool that cannot start behave
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -68,11 +69,17 @@ def test_build_gives_the_same_files_in_the_same_order_serial_or_pooled(
     assert list(pooled) == list(serial) and pooled == serial == _checked_in()
 
 
-def _cli_generate(out: Path, jobs: str) -> None:
-    env = dict(os.environ, TOOLGEN_JOBS=jobs)
+def _cli_generate(project: Path, jobs: str) -> Path:
+    """`generate` with no options in a copy of this project, as `make generate` runs it (a whole
+    process, one thread: the fork start method); the package's headers name `make generate`
+    only for the project's own default folders, so the copy must have them too."""
+    project.mkdir()
+    shutil.copyfile(ROOT / "pyproject.toml", project / "pyproject.toml")
+    shutil.copytree(ROOT / "tool_schemas", project / "tool_schemas")
+    env = dict(os.environ, TOOLGEN_JOBS=jobs, PYTHONPATH=str(ROOT))
     done = subprocess.run(
-        [sys.executable, "-m", "generator", "generate", "--out", str(out)],
-        cwd=ROOT,
+        [sys.executable, "-m", "generator", "generate"],
+        cwd=project,
         env=env,
         capture_output=True,
         text=True,
@@ -80,14 +87,14 @@ def _cli_generate(out: Path, jobs: str) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("25 tools: 25 changed, 0 unchanged, 0 removed (+3 package files) in ")
+    return project / "generated"
 
 
 def test_cold_generate_from_the_cli_is_byte_identical_serial_or_parallel(tmp_path: Path) -> None:
-    # A whole CLI process, as `make generate` runs it (one thread: the fork start method).
-    _cli_generate(tmp_path / "serial", "1")
-    _cli_generate(tmp_path / "parallel", "2")
-    serial = {p.name: p.read_bytes() for p in sorted((tmp_path / "serial").iterdir())}
-    parallel = {p.name: p.read_bytes() for p in sorted((tmp_path / "parallel").iterdir())}
+    serial_out = _cli_generate(tmp_path / "serial", "1")
+    parallel_out = _cli_generate(tmp_path / "parallel", "2")
+    serial = {p.name: p.read_bytes() for p in sorted(serial_out.iterdir())}
+    parallel = {p.name: p.read_bytes() for p in sorted(parallel_out.iterdir())}
     assert parallel == serial
     assert {name: data.decode("utf-8") for name, data in parallel.items()} == _checked_in()
 
