@@ -10,6 +10,8 @@ import subprocess
 import sys
 from typing import Any, cast
 
+import pytest
+
 import generated
 from tests.genpkg import ROOT
 from tests.test_never_raises import LyingClass, Nameless, RaisingKeyStr
@@ -131,3 +133,20 @@ def test_first_calls_go_through_stubs_that_replace_themselves() -> None:
     assert found["validator_is_module_function"] is True
     assert found["validator_loads"] is True
     assert found["grep_answer"] == generated.validate("Grep", {"pattern": 1})
+
+
+def test_a_key_error_that_is_not_the_lookups_is_not_taken_for_an_unknown_tool(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The lookup and the call share one try: only a missing name means "not ours".
+    def broken(args: object) -> str | None:
+        raise KeyError("inside the validator")
+
+    monkeypatch.setitem(generated._validate, "Read", broken)
+    monkeypatch.setitem(generated._issues, "Read", broken)
+    with pytest.raises(KeyError, match="inside the validator"):
+        generated.validate("Read", {})
+    with pytest.raises(KeyError, match="inside the validator"):
+        generated.issues("Read", {})
+    assert generated.validate("NoSuchTool", {}) is None
+    assert generated.issues("NoSuchTool", {}) == ()
