@@ -304,14 +304,16 @@ def _assert_answer(tool: str, message: str | None) -> None:
         assert fallback[0].removeprefix(FALLBACK).endswith(" was raised")
 
 
+def _package_and_tools(which: str, random_package: ModuleType) -> tuple[ModuleType, dict[str, Any]]:
+    """The package under test and its tools' parameters: the built-in tools or the random ones."""
+    if which == "builtin":
+        return generated, BUILTIN
+    return random_package, {t["function"]["name"]: t["function"]["parameters"] for t in RANDOM_TOOLS}
+
+
 @pytest.mark.parametrize("which", ["builtin", "random"])
 def test_hostile_objects_never_make_a_validator_raise(which: str, random_package: ModuleType) -> None:
-    package = generated if which == "builtin" else random_package
-    tools = (
-        BUILTIN
-        if which == "builtin"
-        else {t["function"]["name"]: t["function"]["parameters"] for t in RANDOM_TOOLS}
-    )
+    package, tools = _package_and_tools(which, random_package)
     hostile = _hostile_values()
     Armed.armed = True
     try:
@@ -386,12 +388,7 @@ def test_hostile_values_get_the_reference_answer_wherever_it_can_read_them(
 ) -> None:
     """The hostile values above, also under keys that are not str (spec section 3), in every
     call the reference interpreter can read: the validator's answer is the reference's."""
-    package = generated if which == "builtin" else random_package
-    tools = (
-        BUILTIN
-        if which == "builtin"
-        else {t["function"]["name"]: t["function"]["parameters"] for t in RANDOM_TOOLS}
-    )
+    package, tools = _package_and_tools(which, random_package)
     hostile = _hostile_values()
     compared, disagree = 0, []
     Armed.armed = True
