@@ -159,7 +159,24 @@ class Choose:
     on_none: Steps | Choose | Reuse | None = None
 
 
-Body = Steps | Choose | Reuse
+@dataclass
+class Switch:
+    """A combinator whose branches admit pairwise disjoint JSON types, none a discriminated
+    union: E5 selects the one branch admitting the value's type, or none (rule 3's type
+    issue). Only that branch could accept (rule 1); any other gets a type issue from its
+    first `type`, or an invalid one from its first `const` / `enum`, and is admitted by
+    neither rule 2 nor rule 4. So no candidate is computed: the value's type decides."""
+
+    form: ClassVar[str] = "switch"
+
+    uid: int
+    admits: list[tuple[str, ...]]  # Ti per branch
+    expected: str
+    on_branch: list[Steps | Choose | Switch | Reuse] = field(default_factory=list)
+    on_none: Steps | Choose | Switch | Reuse | None = None
+
+
+Body = Steps | Choose | Switch | Reuse
 
 
 @dataclass
@@ -312,6 +329,16 @@ class CollectorPlan:
         ahead.update(extra)
         self._uid += 1
         choose = self._choose(choice, word)
+        if _disjoint(choice):
+            switch = Switch(choose.uid, [a for a in choice.accepts if a is not None], choose.expected)
+            for b, names in zip(choice.branches, switch.admits, strict=True):
+                members = list(self.nodes[b].group)
+                then = self._resolve(function, group + members, position, k + 1, extra, later, word, memoized)
+                switch.on_branch.append(_narrowed(then, names))
+            switch.on_none = self._resolve(
+                function, group, position, k + 1, extra | frozenset(choice.names), later, word, memoized
+            )
+            return switch
         last = k + 1 == len(pending) and not any(self.nodes[a].choices for a in group[position + 1 :])
         for i, b in enumerate(choice.branches):
             members = list(self.nodes[b].group)
@@ -451,12 +478,7 @@ class CollectorPlan:
             known = names if known is None else known & names
         steps = Steps(types, values, bounds["number"], bounds["string"], bounds["array"], objects, items)
         if known is not None:
-            steps.number = steps.number if "number" in known else []
-            steps.string = steps.string if "string" in known else []
-            steps.array = steps.array if "array" in known else []
-            steps.objects = steps.objects if "object" in known else None
-            steps.items = steps.items if "array" in known else []
-            steps.known = known
+            _restrict(steps, known)
         return steps
 
     def _descend(self, function: Function, pointer: str, word: str, memoized: bool) -> Call:
@@ -540,17 +562,53 @@ def _inline(fv: Any) -> bool:
     return bool(fv.leaf)
 
 
+def _narrowed(body: Body, names: tuple[str, ...]) -> Body:
+    """`body` where the value is known to satisfy the type `names`: that test is not written
+    again, and steps for the JSON types it excludes go."""
+    for steps in _all_steps(body):
+        steps.types = [t for t in steps.types if t.names != names]
+        kinds = frozenset("number" if n == "integer" else n for n in names)
+        _restrict(steps, kinds if steps.known is None else steps.known & kinds)
+    return body
+
+
+def _restrict(steps: Steps, known: frozenset[str]) -> None:
+    """Steps of a value whose JSON type is one of `known`: those for other types go."""
+    steps.number = steps.number if "number" in known else []
+    steps.string = steps.string if "string" in known else []
+    steps.array = steps.array if "array" in known else []
+    steps.objects = steps.objects if "object" in known else None
+    steps.items = steps.items if "array" in known else []
+    steps.known = known
+
+
+def _disjoint(choice: Choice) -> bool:
+    """No two branches admit one JSON type (`integer` counted as `number`), each admitting
+    some declared types, and no discriminator (E5 rule 2 could name any branch)."""
+    if choice.tag is not None:
+        return False
+    seen: set[str] = set()
+    for names in choice.accepts:
+        if names is None:
+            return False
+        kinds = {"number" if n == "integer" else n for n in names}
+        if kinds & seen:
+            return False
+        seen |= kinds
+    return True
+
+
 def _all_steps(body: Body | None) -> list[Steps]:
     if isinstance(body, Steps):
         return [body]
-    if isinstance(body, Choose):
+    if isinstance(body, Choose | Switch):
         found = [s for b in body.on_branch for s in _all_steps(b)]
         return found + _all_steps(body.on_none)
     return []
 
 
 def _uses_t(body: Body | None) -> bool:
-    if isinstance(body, Choose):
+    if isinstance(body, Choose | Switch):
         return True
     if isinstance(body, Steps):
         return bool(body.types or body.number or body.string or body.array)
