@@ -155,8 +155,8 @@ class Choose:
     tags_text: str  # constant
     admits: list[tuple[str, ...] | None]  # Ti per branch (None: every type)
     expected: str
-    on_branch: list[Steps | Choose | Reuse] = field(default_factory=list)
-    on_none: Steps | Choose | Reuse | None = None
+    on_branch: list[Steps | Choose | Switch | Reuse] = field(default_factory=list)
+    on_none: Steps | Choose | Switch | Reuse | None = None
 
 
 @dataclass
