@@ -91,6 +91,13 @@ class Call:
     # The fast test (generator/plan.py FastValue) that proves the child valid, so that it is
     # not visited: a helper (`helper`) or one inline condition; None when there is none.
     fast: Any = None
+    direct: bool = False  # from a direct function to the callee's direct form
+    collect_name: str = ""  # the callee's direct form, when `direct`
+
+    @property
+    def inline(self) -> bool:
+        """Its fast test is one condition with no helper call."""
+        return self.fast is not None and _inline(self.fast)
 
     @property
     def silent(self) -> bool:
@@ -189,6 +196,20 @@ class Function:
     memo: bool = False  # takes the memo argument
     uses_t: bool = False
     calls: list[Call] = field(default_factory=list)  # every call it makes (for `memo`)
+    # Written as `_collect_<name>(x, p, mis, une, typ, inv)` too: the visit appending each
+    # issue, worded, to the list of its kind at once, `p` the rendered path (see _directs).
+    direct: bool = False
+    listed: bool = True  # the list-returning form is written (a list visit or candidate calls it)
+    root: bool = False
+    # Of the direct form: the lists it appends to or passes on (the others are named `_mis`...),
+    # and the one JSON type its first test asks for when nothing after it reads `t` (the test
+    # is then an exact-type test first, the JSON type found only for a value that fails it).
+    kinds: frozenset[str] = frozenset()
+    exact: str = ""
+
+    @property
+    def collect_name(self) -> str:
+        return "_collect_" + self.name.removeprefix("_visit_")
 
     @property
     def empty(self) -> bool:
@@ -224,6 +245,8 @@ class CollectorPlan:
             if function.kind == "visit":
                 function.depth = self.depth
         self._settle()
+        self.root.root = True
+        self._directs()
 
     # ---------- names ----------
 
@@ -547,10 +570,69 @@ class CollectorPlan:
                         o.allowed = True  # every undeclared key's schema finds nothing
                     o.extras = [c for c in o.extras if not c.silent]
 
+    def _directs(self) -> None:
+        """Give the direct form to the visits reached from the root through direct visits
+        only, each of which can record no issue twice (so that no `distinct` is needed) and
+        chooses no branch by candidates: issues then go straight into the collector's lists,
+        as in the subset collector, with no list per visit, no path tuple and no dispatch.
+        Not done for a tool with a depth limit (its visits count segments)."""
+        if self.depth:
+            return
+        by_name = {f.name: f for f in self.functions}
+        if not _direct_body(self.root):
+            return
+        stack = [self.root]
+        while stack:
+            function = stack.pop()
+            if function.direct:
+                continue
+            function.direct = True
+            for call in function.calls:
+                callee = by_name[call.function]
+                if not call.silent and _direct_body(callee):
+                    call.direct, call.collect_name = True, callee.collect_name
+                    stack.append(callee)
+        listed: set[str] = set()
+        pending = [c.function for f in self.functions if f.direct for c in f.calls if not (c.direct or c.silent)]
+        while pending:
+            name = pending.pop()
+            if name not in listed:
+                listed.add(name)
+                pending += [c.function for c in by_name[name].calls]
+        for function in self.functions:
+            function.listed = function.name in listed or not function.direct
+            if function.direct:
+                function.kinds = _kinds(function.body)
+                if function.pre:
+                    function.kinds |= {"typ"}
+                only = function.pre[0].names if len(function.pre) == 1 else ()
+                if len(only) == 1 and only[0] in _EXACT and not _reads_t(function.body):
+                    function.exact = only[0]
+
     @property
     def emitted(self) -> list[Function]:
-        """The functions the module defines: every one but those that find nothing."""
-        return [f for f in self.functions if not f.empty or f is self.root]
+        """The list-returning functions the module defines: every one a list visit, a
+        candidate or a direct visit calls, but those that find nothing."""
+        return [f for f in self.functions if f.listed and (not f.empty or f is self.root)]
+
+    @property
+    def direct(self) -> list[Function]:
+        """The direct visits the module defines."""
+        return [f for f in self.functions if f.direct]
+
+    @property
+    def uses_helpers(self) -> bool:
+        """The module calls `_extended`: a list visit, a direct visit's number bound (finite),
+        uniqueItems (repeat), or a list visit's issues handed over (dispatch_at); the fast
+        path's multipleOf and uniqueItems."""
+        if self.emitted or any(b.keyword in _HELPED for n in self.nodes.values() for b in n.bounds):
+            return True
+        for function in self.direct:
+            if any(c.descent and not (c.direct or c.silent) for c in function.calls):
+                return True
+            if any(s.number for s in _all_steps(function.body)):
+                return True
+        return False
 
 
 def _inline(fv: Any) -> bool:
@@ -560,6 +642,66 @@ def _inline(fv: Any) -> bool:
     if fv.alternatives is not None:
         return all(_inline(a) for a in fv.alternatives)
     return bool(fv.leaf)
+
+
+def _direct_body(function: Function) -> bool:
+    """A visit that can record no issue twice and resolves at most one combinator, by type:
+    each name, undeclared key and element is visited once (one schema declares it), and E5's
+    type issue is never repeated by step 1 (all of the group's types were tested before)."""
+    if function.kind != "visit":
+        return False
+    body = function.body
+    bodies = [*body.on_branch, body.on_none] if isinstance(body, Switch) else [body]
+    for steps in bodies:
+        if not isinstance(steps, Steps):
+            return False
+        o = steps.objects
+        if o is not None:
+            names = [name for name, _ in o.properties]
+            if len(set(names)) != len(names) or len(o.extras) > 1:
+                return False
+        if len(steps.items) > 1:
+            return False
+    return True
+
+
+_HELPED = ("multipleOf", "uniqueItems")  # bounds whose tests call `_extended`
+
+# The JSON types whose values decoded from JSON have exact Python types to test first (the
+# template spells them); `null` is one value, tested by `t` like any other.
+_EXACT = frozenset({"object", "array", "string", "boolean", "number", "integer"})
+
+
+def _kinds(body: Body | None) -> frozenset[str]:
+    """The lists a direct visit's body appends to, or hands to the visits it calls."""
+    found: set[str] = set()
+    bodies = [*body.on_branch, body.on_none] if isinstance(body, Switch) else [body]
+    if isinstance(body, Switch):
+        found.add("typ")
+    for steps in bodies:
+        assert isinstance(steps, Steps)
+        if steps.types:
+            found.add("typ")
+        if steps.values or steps.number or steps.string or steps.array:
+            found.add("inv")
+        o = steps.objects
+        if o is not None:
+            found.add("une")  # a key that is not a str is always unexpected
+            if o.required:
+                found.add("mis")
+            if o.properties or o.extras:
+                return frozenset({"mis", "une", "typ", "inv"})
+        if steps.items:
+            return frozenset({"mis", "une", "typ", "inv"})
+    return frozenset(found)
+
+
+def _reads_t(body: Body | None) -> bool:
+    """The body reads the value's JSON type `t` (a type test, a bound's guard, a choice)."""
+    if not isinstance(body, Steps):
+        return True
+    guarded = [k for k, b in (("number", body.number), ("string", body.string), ("array", body.array)) if b]
+    return bool(body.types) or any(not body.only(k) for k in guarded)
 
 
 def _narrowed(body: Body, names: tuple[str, ...]) -> Body:

@@ -157,6 +157,28 @@ def dispatch(
             _s.unexpected(une, text)
 
 
+def dispatch_at(
+    found: list[Issue], at: str, mis: list[str], une: list[str], typ: list[str], inv: list[str]
+) -> None:
+    """`dispatch` for issues a visit found below a value whose path renders as `at` (their
+    segments relative to it): a direct visit hands over those of a list visit it called."""
+    for kind, path, what in distinct(found):
+        text = at
+        for segment in path:
+            if type(segment) is int:
+                text += "[" + str(segment) + "]"
+            else:
+                text += "." + (segment[1] if type(segment) is tuple else segment)
+        if kind == _s.INVALID:
+            _s.rejected(inv, text, what)
+        elif kind == _s.TYPE:
+            _s.wrong_type(typ, text, what[0], what[1])
+        elif kind == _s.MISSING:
+            _s.missing(mis, text)
+        else:
+            _s.unexpected(une, text)
+
+
 # ---------- used by the fast path ----------
 
 

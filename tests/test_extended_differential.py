@@ -24,7 +24,14 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from tests import reference_extended, strategies
-from tests.extended_backends import BACKENDS, Backend, ReferenceBackend, make_backend, package_backend
+from tests.extended_backends import (
+    BACKENDS,
+    Backend,
+    PackageBackend,
+    ReferenceBackend,
+    make_backend,
+    package_backend,
+)
 from tests.genpkg import package_for
 from tests.strategies_extended import SAFE_PATTERNS, Inputs, random_roots, to_jsonschema
 
@@ -208,3 +215,20 @@ def test_safe_patterns_python_spelling_matches_the_ecma_engine() -> None:
     assert reference_extended.ecma_pattern(SAFE_PATTERNS[-1][0]) is None  # the one outside E6
     assert outcomes.count(True) >= len(outcomes) // 10
     assert outcomes.count(False) >= len(outcomes) // 10
+
+
+def test_random_declarations_exercise_every_collector_form(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The generated collectors come in three forms (generator/collector.py): direct visits
+    only (issues appended in place), direct visits handing over a list visit's issues, and
+    list visits only (recursion, candidates). The differential above compares all three with
+    the reference only if the random declarations get each of them often enough."""
+    backend = make_backend("generated", tmp_path_factory, "extended_differential", lambda: TOOLS)
+    assert isinstance(backend, PackageBackend)
+    folder = Path(backend.package.__file__ or "").parent
+    forms = {"direct": 0, "mixed": 0, "list": 0}
+    for module in folder.glob("x*.py"):
+        text = module.read_text("utf-8")
+        direct, listed = "def _collect_args(" in text, "def _visit_" in text or "def _branch_" in text
+        forms["mixed" if direct and listed else "direct" if direct else "list"] += 1
+    assert sum(forms.values()) == SCHEMAS
+    assert min(forms.values()) >= SCHEMAS // 20, forms
