@@ -593,7 +593,9 @@ class CollectorPlan:
                     call.direct, call.collect_name = True, callee.collect_name
                     stack.append(callee)
         listed: set[str] = set()
-        pending = [c.function for f in self.functions if f.direct for c in f.calls if not (c.direct or c.silent)]
+        pending = [
+            c.function for f in self.functions if f.direct for c in f.calls if not (c.direct or c.silent)
+        ]
         while pending:
             name = pending.pop()
             if name not in listed:
