@@ -206,10 +206,17 @@ class Function:
     # is then an exact-type test first, the JSON type found only for a value that fails it).
     kinds: frozenset[str] = frozenset()
     exact: str = ""
+    reads_t: bool = False  # its body reads `t`
+
+    @property
+    def root_pre(self) -> list[TypeTest]:
+        """The root's type tests a dict can fail (the root's direct form is `_collect`, which
+        answers any other value with the one "tool input" line)."""
+        return [t for t in self.pre if "object" not in t.names]
 
     @property
     def collect_name(self) -> str:
-        return "_collect_" + self.name.removeprefix("_visit_")
+        return "_collect" if self.root else "_collect_" + self.name.removeprefix("_visit_")
 
     @property
     def empty(self) -> bool:
@@ -605,10 +612,11 @@ class CollectorPlan:
             function.listed = function.name in listed or not function.direct
             if function.direct:
                 function.kinds = _kinds(function.body)
-                if function.pre:
+                function.reads_t = _reads_t(function.body)
+                if function.pre or function.root:
                     function.kinds |= {"typ"}
                 only = function.pre[0].names if len(function.pre) == 1 else ()
-                if len(only) == 1 and only[0] in _EXACT and not _reads_t(function.body):
+                if len(only) == 1 and only[0] in _EXACT and not function.reads_t:
                     function.exact = only[0]
 
     @property

@@ -297,7 +297,7 @@ def one_of_text(members: tuple[object, ...]) -> str:
 
 def rejected(out: list[str], path: str, text: str) -> None:
     """An "invalid" issue of extended mode: `text` is what follows `is invalid: `."""
-    out += (path, "The parameter `" + path + "` is invalid: " + text)
+    out += (path, f"The parameter `{path}` is invalid: {text}")
 
 
 def type_name(x: object) -> str:
