@@ -370,6 +370,10 @@ class FastValue:
     fallback: bool = False  # left to the collector
     helper: str = ""  # the `_check_<helper>` function, "" when written inline
     recursive: bool = False  # reached again while being built: checks the depth limit
+    # Of alternatives: the one that needs statements (an object, an array), written in this
+    # value's own helper after the others' one condition (`Optional[Model]`: None, then the
+    # model's tests), so that it needs no helper of its own.
+    inlined: FastValue | None = None
 
     def only(self, json_type: str) -> bool:
         return self.possible is not None and self.possible <= {json_type}
@@ -472,6 +476,14 @@ class FastPlan:
             fv.helper = self.helper_name(name)
             self.helpers.append(fv)
         self._building.discard(key)
+        if fv.alternatives is not None and not fv.recursive:
+            heavy = [a for a in fv.alternatives if not a.leaf]
+            light = [a for a in fv.alternatives if a.leaf and not a.empty]
+            # An alternative is reached from this value only (its key extends this one's).
+            alone = len(heavy) == 1 and heavy[0].helper and not heavy[0].recursive
+            if alone and light and len(light) + 1 == len(fv.alternatives):
+                fv.inlined = heavy[0]
+                self.helpers.remove(heavy[0])
         return fv
 
     def fill(self, fv: FastValue, nodes: list[Node], name: str) -> None:
