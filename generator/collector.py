@@ -93,6 +93,7 @@ class Call:
     fast: Any = None
     direct: bool = False  # from a direct function to the callee's direct form
     collect_name: str = ""  # the callee's direct form, when `direct`
+    resume: int | None = None  # a member of the arguments: its index in validate()'s tests
 
     @property
     def inline(self) -> bool:
@@ -254,6 +255,7 @@ class CollectorPlan:
         self._settle()
         self.root.root = True
         self._directs()
+        self.resume = self._resume()
 
     # ---------- names ----------
 
@@ -619,6 +621,28 @@ class CollectorPlan:
                 if len(only) == 1 and only[0] in _EXACT and not function.reads_t:
                     function.exact = only[0]
 
+    def _resume(self) -> dict[str, int]:
+        """Where the collector resumes the fast path's work: member name -> its index among
+        the arguments' members the fast path tests, in order. validate() says how many of
+        them it proved valid before one failed (`_message(args, k)`), and the direct visit of
+        the arguments skips those (a valid value's visit finds nothing). Empty when the
+        fast path does not test the arguments member by member, or the visit is not one
+        direct object visit."""
+        fast = self.fast.root if self.fast is not None else None
+        body = self.root.body
+        if fast is None or fast.obj is None or fast.alternatives is not None or fast.fallback:
+            return {}
+        if not (self.root.direct and isinstance(body, Steps) and body.objects is not None):
+            return {}
+        names = [name for name, _ in fast.obj.members]
+        if len(set(names)) != len(names):
+            return {}
+        found: dict[str, int] = {}
+        for name, call in body.objects.properties:
+            if name in names:
+                call.resume = found[name] = names.index(name)
+        return found
+
     @property
     def emitted(self) -> list[Function]:
         """The list-returning functions the module defines: every one a list visit, a
@@ -634,8 +658,10 @@ class CollectorPlan:
     def uses_helpers(self) -> bool:
         """The module calls `_extended`: a list visit, a direct visit's number bound (finite),
         uniqueItems (repeat), or a list visit's issues handed over (dispatch_at); the fast
-        path's multipleOf and uniqueItems."""
-        if self.emitted or any(b.keyword in _HELPED for n in self.nodes.values() for b in n.bounds):
+        path's multipleOf and uniqueItems; a message resumed (message_after)."""
+        if self.emitted or self.resume:
+            return True
+        if any(b.keyword in _HELPED for n in self.nodes.values() for b in n.bounds):
             return True
         for function in self.direct:
             if any(c.descent and not (c.direct or c.silent) for c in function.calls):
