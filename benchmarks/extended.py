@@ -10,7 +10,9 @@ The declarations are `benchmarks/extended_schemas/` (written by pydantic from th
 * jsonschema (Draft 2020-12), jsonschema-rs (Draft 2020-12), fastjsonschema, each given
   the declaration's `parameters` unchanged (pydantic writes `additionalProperties: false`
   on every model, so they close objects as the spec does);
-* pydantic: the very models the declarations come from, strict, `model_validate`.
+* pydantic: the very models the declarations come from, strict, `model_validate`;
+* hand-written (benchmarks/handwritten_extended.py): what a careful programmer writes by
+  hand for these four tools, verdicts only, timed on valid calls as the pure-Python floor.
 
 Before anything is timed every contender must call valid calls valid and invalid calls
 invalid, and ours must answer each invalid call with its exact message (written down in
@@ -41,7 +43,7 @@ import jsonschema
 import jsonschema_rs
 import pydantic
 
-from benchmarks import pydantic_tools
+from benchmarks import handwritten_extended, pydantic_tools
 from benchmarks.extended_cases import CASES, KINDS, SCHEMAS, ExtendedCase, load_declarations
 from benchmarks.modes import ModeUnavailable, build_package, import_folder
 from benchmarks.run import REPEAT_SECONDS, REPEATS, Contender, geomean, measure
@@ -51,7 +53,8 @@ OUT = ROOT / "benchmarks" / "out" / "extended"
 MODE = "extended"
 OURS = "ours"
 COMPILED = "ours (mypyc)"
-ORDER = (OURS, COMPILED, "jsonschema-rs", "pydantic", "fastjsonschema", "jsonschema")
+HAND = "hand-written"
+ORDER = (OURS, COMPILED, HAND, "jsonschema-rs", "pydantic", "fastjsonschema", "jsonschema")
 KIND_TITLES = {
     "typical": "valid, typical fields",
     "full": "valid, every field",
@@ -189,6 +192,8 @@ TARGETS: tuple[tuple[str, tuple[str, ...], str, str, float | None], ...] = (
     ("invalid: pydantic / ours", _INVALID, "pydantic", OURS, 2.0),
     ("invalid: jsonschema / ours", _INVALID, "jsonschema", OURS, 2.0),
     ("valid: jsonschema-rs / ours", _VALID, "jsonschema-rs", OURS, None),
+    ("valid: hand-written / ours (the pure-Python floor)", _VALID, HAND, OURS, None),
+    ("valid: pydantic / hand-written", _VALID, "pydantic", HAND, None),
     ("valid: ours / ours (mypyc)", _VALID, OURS, COMPILED, None),
     ("invalid: ours / ours (mypyc)", _INVALID, OURS, COMPILED, None),
     ("valid: jsonschema-rs / ours (mypyc)", _VALID, "jsonschema-rs", COMPILED, None),
@@ -303,6 +308,8 @@ def main() -> None:
             found = peers(case.tool, tools[case.tool])
             runners = [ours(p, case.tool, name) for name, p in packages.items()]
             runners += [contender for contender, _ in found]
+            hand = handwritten_extended.VALIDATORS[case.tool]
+            runners.append(Contender(HAND, False, hand, hand))  # verdicts only: valid calls
             verify(case, runners, packages)
             reporters = {r.name: r.run for r in runners}
             if not case.valid:  # only contenders that list every error are timed on invalid calls

@@ -207,6 +207,7 @@ def test_a_nullable_anyof_is_one_inline_test(real_extended: ModuleType) -> None:
     source = Path(module.__file__ or "").read_text("utf-8")
     assert (
         '            if "assignee" in args:\n'
+        "                n += 1\n"
         '                w = args["assignee"]\n'
         "                if not (type(w) is str or w is None):\n"
         "                    return _message(args, 2)\n"  # two members proven valid before it
