@@ -657,7 +657,7 @@ class CollectorPlan:
     @property
     def uses_helpers(self) -> bool:
         """The module calls `_extended`: a list visit, a direct visit's number bound (finite),
-        uniqueItems (repeat), or a list visit's issues handed over (dispatch_at); the fast
+        uniqueItems (repeat), or a list visit's issues handed over (dispatch); the fast
         path's multipleOf and uniqueItems; a message resumed (message_after)."""
         if self.emitted or self.resume:
             return True

@@ -27,14 +27,15 @@ Issue = tuple[str, Path, Any]
 Memo = dict[tuple[Any, int, Path], list[Issue]]
 
 
-def render(path: Path) -> str:
-    text = ""
+def render(path: Path, below: str | None = None) -> str:
+    """A path's text; with `below`, segments relative to a value whose path renders so."""
+    text = "" if below is None else below
     for k, segment in enumerate(path):
         if type(segment) is int:
             text += "[" + str(segment) + "]"
         else:
             name = segment[1] if type(segment) is tuple else segment
-            text = name if k == 0 else text + "." + name
+            text = name if k == 0 and below is None else text + "." + name
     return text
 
 
@@ -141,34 +142,18 @@ def valid(test: Callable[..., bool], *args: Any) -> bool:
 
 
 def dispatch(
-    found: list[Issue], mis: list[str], une: list[str], typ: list[str], inv: list[str]
+    found: list[Issue],
+    mis: list[str],
+    une: list[str],
+    typ: list[str],
+    inv: list[str],
+    below: str | None = None,
 ) -> None:
     """A module's collector: each issue once, worded, as a (path, line) pair in the list of
-    its kind."""
+    its kind. With `below`, the issues a list visit found below a value whose path renders
+    so (their segments relative to it): a direct visit hands them over."""
     for kind, path, what in distinct(found):
-        text = render(path)
-        if kind == _s.INVALID:
-            _s.rejected(inv, text, what)
-        elif kind == _s.TYPE:
-            _s.wrong_type(typ, text, what[0], what[1])
-        elif kind == _s.MISSING:
-            _s.missing(mis, text)
-        else:
-            _s.unexpected(une, text)
-
-
-def dispatch_at(
-    found: list[Issue], at: str, mis: list[str], une: list[str], typ: list[str], inv: list[str]
-) -> None:
-    """`dispatch` for issues a visit found below a value whose path renders as `at` (their
-    segments relative to it): a direct visit hands over those of a list visit it called."""
-    for kind, path, what in distinct(found):
-        text = at
-        for segment in path:
-            if type(segment) is int:
-                text += "[" + str(segment) + "]"
-            else:
-                text += "." + (segment[1] if type(segment) is tuple else segment)
+        text = render(path, below)
         if kind == _s.INVALID:
             _s.rejected(inv, text, what)
         elif kind == _s.TYPE:
