@@ -658,8 +658,8 @@ class CollectorPlan:
     def uses_helpers(self) -> bool:
         """The module calls `_extended`: a list visit, a direct visit's number bound (finite),
         uniqueItems (repeat), or a list visit's issues handed over (dispatch); the fast
-        path's multipleOf and uniqueItems; a message resumed (message_after)."""
-        if self.emitted or self.resume:
+        path's multipleOf and uniqueItems."""
+        if self.emitted:
             return True
         if any(b.keyword in _HELPED for n in self.nodes.values() for b in n.bounds):
             return True

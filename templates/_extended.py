@@ -164,22 +164,6 @@ def dispatch(
             _s.unexpected(une, text)
 
 
-def message_after(
-    collect: Callable[..., None], one: str, many: str, args: object, proven: int
-) -> str | None:
-    """`_support.message_of` for a call whose first `proven` members (in the order validate()
-    tests them) validate() found valid: the collector does not visit them again."""
-    mis: list[str] = []
-    une: list[str] = []
-    typ: list[str] = []
-    inv: list[str] = []
-    try:
-        collect(args, mis, une, typ, inv, proven)
-    except Exception as exc:
-        return one + _s.unreadable(exc)
-    return _s.render(one, many, mis, une, typ, inv)
-
-
 # ---------- used by the fast path ----------
 
 

@@ -213,14 +213,21 @@ Collector = Callable[[object, list[str], list[str], list[str], list[str]], None]
 
 # message_of and issues_from spell out their four lists: a shared helper returning them as
 # a tuple cost about a quarter of an invalid call (TaskUpdate, several issues, measured).
-def message_of(collect: Collector, one: str, many: str, args: object) -> str | None:
-    """Run a module's collector on a call; the message of spec section 6, or None."""
+def message_of(
+    collect: Callable[..., None], one: str, many: str, args: object, proven: int = -1
+) -> str | None:
+    """Run a module's collector on a call; the message of spec section 6, or None. `proven`
+    (extended mode): how many members of the arguments validate() proved valid, passed on
+    to a collector that skips them; -1 for a collector that takes no such count."""
     mis: list[str] = []
     une: list[str] = []
     typ: list[str] = []
     inv: list[str] = []
     try:
-        collect(args, mis, une, typ, inv)
+        if proven < 0:  # no *args: unpacking one costs as much again as the call itself
+            collect(args, mis, une, typ, inv)
+        else:
+            collect(args, mis, une, typ, inv, proven)
     except Exception as exc:
         return one + unreadable(exc)
     return render(one, many, mis, une, typ, inv)
