@@ -382,6 +382,11 @@ class FastValue:
         return self.possible is None or json_type in self.possible
 
     @property
+    def integral(self) -> bool:
+        """A number it accepts is an integer (its type test admits no other number)."""
+        return any("integer" in names and "number" not in names for names in self.types)
+
+    @property
     def empty(self) -> bool:
         """Accepts every value: nothing to test."""
         return (
