@@ -324,6 +324,9 @@ def plan_extended(tool: ExtendedTool) -> ExtendedPlan:
     result.collector = CollectorPlan(
         tool, result.patterns, taken | {"_NUMBER", "_INF", "_ONE", "_MANY"}, result.fast
     )
+    # A list visit proves a child valid with its helper (collector_extended.j2, proven).
+    calls = [c for f in result.collector.functions for c in f.calls]
+    result.fast.embed({id(c.fast) for c in calls if c.fast is not None and not c.direct})
     return result
 
 
@@ -374,6 +377,10 @@ class FastValue:
     # value's own helper after the others' one condition (`Optional[Model]`: None, then the
     # model's tests), so that it needs no helper of its own.
     inlined: FastValue | None = None
+    # Written in place where its one user tests it (an object's member, an array's
+    # elements), in validate() or the user's helper, instead of as a helper of its own: a
+    # call costs about as much as a short object's tests.
+    embedded: bool = False
 
     def only(self, json_type: str) -> bool:
         return self.possible is not None and self.possible <= {json_type}
@@ -517,6 +524,47 @@ class FastPlan:
         if fv.may("array"):
             items = [self.value(n.items, f"{name}_item") for n in nodes if n.items is not None]
             fv.items = [v for v in items if not v.empty or v.key in self._building]
+
+    def embed(self, called: set[int]) -> None:
+        """Write in place each helper with one user in the fast path that the collector does
+        not call (`called`: the ids of the values whose helpers it calls)."""
+        if self.depth or self.root is None:
+            return
+        users: dict[int, int] = {}
+        sites: list[FastValue] = []  # members and single element tests, where statements fit
+        seen: set[int] = set()
+        stack = [self.root]
+        while stack:
+            fv = stack.pop()
+            if id(fv) in seen:
+                continue
+            seen.add(id(fv))
+            below = [*(fv.alternatives or []), *fv.items]
+            if fv.obj is not None:
+                below += [mv for _, mv in fv.obj.members] + fv.obj.extra_values
+                sites += [mv for _, mv in fv.obj.members]
+            if len(fv.items) == 1:
+                sites.append(fv.items[0])
+            for child in below:
+                users[id(child)] = users.get(id(child), 0) + 1
+                stack.append(child)
+        for fv in sites:
+            if fv.helper and users[id(fv)] == 1 and id(fv) not in called and _embeddable(fv):
+                fv.embedded = True
+                fv.helper = ""
+                self.helpers = [h for h in self.helpers if h is not fv]
+
+
+def _embeddable(fv: FastValue) -> bool:
+    """Its tests are statements that fall through when it passes: an object or an array
+    (so that no type test follows its body), or `Optional` of one (None, else the body)."""
+    if fv.recursive or fv.fallback:
+        return False
+    if fv.inlined is not None:
+        return _embeddable(fv.inlined)
+    if fv.alternatives is not None:
+        return False
+    return (fv.obj is not None and fv.only("object")) or (bool(fv.items) and fv.only("array"))
 
 
 def plan_fast(tool: ExtendedTool) -> FastPlan:

@@ -233,3 +233,19 @@ def test_random_declarations_exercise_every_collector_form(tmp_path_factory: pyt
         forms["mixed" if direct and listed else "direct" if direct else "list"] += 1
     assert sum(forms.values()) == SCHEMAS
     assert min(forms.values()) >= SCHEMAS // 20, forms
+
+
+def test_random_declarations_exercise_every_fast_path_form(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """validate() tests a nested object or array in place when it has one user
+    (generator/plan.py FastPlan.embed), else through a `_check_<name>` helper: the
+    differential above checks both forms only if the random declarations get each."""
+    backend = make_backend("generated", tmp_path_factory, "extended_differential", lambda: TOOLS)
+    assert isinstance(backend, PackageBackend)
+    folder = Path(backend.package.__file__ or "").parent
+    forms = {"embedded": 0, "helper": 0}
+    for module in folder.glob("x*.py"):
+        text = module.read_text("utf-8")
+        fast = text[text.index("def validate(") : text.index("def _message(")]
+        forms["embedded"] += bool(re.search(r"\b(n1 = |w1 = |for e1 in )", fast))
+        forms["helper"] += "def _check_" in text
+    assert min(forms.values()) >= SCHEMAS // 20, forms

@@ -219,6 +219,34 @@ def test_a_nullable_anyof_is_one_inline_test(real_extended: ModuleType) -> None:
     )
 
 
+
+def test_a_list_of_models_with_one_user_is_tested_in_place(
+    real_extended: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module = _module_of(real_extended, "pyd_create_order")
+    source = Path(module.__file__ or "").read_text("utf-8")
+    assert (
+        '            w = args["items"]\n'
+        "            if not (type(w) is list and len(w) >= 1):\n"
+        "                return _message(args, 1)\n"
+        "            for e1 in w:\n"
+        "                if type(e1) is not dict:\n"
+        "                    return _message(args, 1)\n"
+        "                n2 = 2\n"
+    ) in source
+    assert "def _check_" not in source  # the address and the items: no helper call
+    address = {"line1": "Main St 1", "city": "Berlin", "postal_code": "10115", "country": "DE"}
+    item = {"sku": "AB-1234", "quantity": 1}
+    args = {"customer_id": "c1", "items": [item, item], "shipping_address": address}
+    bad = {**args, "items": [item, {**item, "quantity": 0}], "shipping_address": {**address, "city": 5}}
+    assert real_extended.validate("pyd_create_order", bad) == (
+        "pyd_create_order failed due to the following issues:\n"
+        "The parameter `shipping_address.city` type is expected as `string` but provided as `number`\n"
+        "The parameter `items[1].quantity` is invalid: expected a number greater than or equal to 1"
+    )
+    _fast_only(real_extended, "pyd_create_order", args, monkeypatch)
+
+
 # ---------- explain and validate say the mode ----------
 
 DRAW_SHAPE = """\
