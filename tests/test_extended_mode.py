@@ -202,29 +202,29 @@ def _fast_only(package: ModuleType, tool: str, args: Any, monkeypatch: pytest.Mo
     assert module.validate(args) is None
 
 
+def _source_of(package: ModuleType, tool: str) -> str:
+    return Path(_module_of(package, tool).__file__ or "").read_text("utf-8")
+
+
 def test_a_nullable_anyof_is_one_inline_test(real_extended: ModuleType) -> None:
-    module = _module_of(real_extended, "pyd_update_ticket")
-    source = Path(module.__file__ or "").read_text("utf-8")
     assert (
         '            if "assignee" in args:\n'
         "                n += 1\n"
         '                w = args["assignee"]\n'
         "                if not (type(w) is str or w is None):\n"
         "                    return _message(args, 2)\n"  # two members proven valid before it
-    ) in source
-    assert "_check_assignee" not in source
+    ) in _source_of(real_extended, "pyd_update_ticket")
+    assert "_check_assignee" not in _source_of(real_extended, "pyd_update_ticket")
     assert real_extended.validate("pyd_update_ticket", {"ticket_id": 1, "assignee": 5}) == (
         "pyd_update_ticket failed due to the following issue:\n"
         "The parameter `assignee` type is expected as `string | null` but provided as `number`"
     )
 
 
-
 def test_a_list_of_models_with_one_user_is_tested_in_place(
     real_extended: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    module = _module_of(real_extended, "pyd_create_order")
-    source = Path(module.__file__ or "").read_text("utf-8")
+    source = _source_of(real_extended, "pyd_create_order")
     assert (
         '            w = args["items"]\n'
         "            if not (type(w) is list and len(w) >= 1):\n"
