@@ -216,6 +216,11 @@ class Function:
         return [t for t in self.pre if "object" not in t.names]
 
     @property
+    def exact_type(self) -> str:
+        """The Python type of the `exact` JSON type, when it is one ("" for number, integer)."""
+        return _EXACT.get(self.exact, "")
+
+    @property
     def collect_name(self) -> str:
         return "_collect" if self.root else "_collect_" + self.name.removeprefix("_visit_")
 
@@ -703,9 +708,10 @@ def _direct_body(function: Function) -> bool:
 
 _HELPED = ("multipleOf", "uniqueItems")  # bounds whose tests call `_extended`
 
-# The JSON types whose values decoded from JSON have exact Python types to test first (the
-# template spells them); `null` is one value, tested by `t` like any other.
-_EXACT = frozenset({"object", "array", "string", "boolean", "number", "integer"})
+# The JSON types whose values decoded from JSON have exact Python types to test first: the
+# one type of each (a number is an int or a float, an integer an int or an integral float,
+# both spelled by the template); `null` is one value, tested by `t` like any other.
+_EXACT = {"object": "dict", "array": "list", "string": "str", "boolean": "bool", "number": "", "integer": ""}
 
 
 def _kinds(body: Body | None) -> frozenset[str]:

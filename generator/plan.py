@@ -340,11 +340,6 @@ def plan_extended(tool: ExtendedTool) -> ExtendedPlan:
 # that merged group accepts the value). Anything else (two combinators in one group, nested
 # combinators) is left to the collector: its fast test is `False`.
 
-_PY_TYPES = {
-    "string": "str", "number": "number", "integer": "integer", "boolean": "bool",
-    "object": "dict", "array": "list", "null": "None",
-}  # fmt: skip
-
 
 @dataclass
 class FastObject:
@@ -374,9 +369,10 @@ class FastValue:
     helper: str = ""  # the `_check_<helper>` function, "" when written inline
     recursive: bool = False  # reached again while being built: checks the depth limit
     # Of alternatives: the one that needs statements (an object, an array), written in this
-    # value's own helper after the others' one condition (`Optional[Model]`: None, then the
-    # model's tests), so that it needs no helper of its own.
+    # value's body after the others' one condition (`Optional[Model]`: None, then the
+    # model's tests), so that it needs no helper of its own (FastPlan.embed).
     inlined: FastValue | None = None
+    users: int = 0  # the tests that reach it: members, elements, extras, alternatives, the root
     # Written in place where its one user tests it (an object's member, an array's
     # elements), in validate() or the user's helper, instead of as a helper of its own: a
     # call costs about as much as a short object's tests.
@@ -465,6 +461,7 @@ class FastPlan:
         if found is not None:
             if key in self._building:
                 found.recursive = True
+            found.users += 1
             return found
         fv = FastValue(key, name)
         self.values[key] = fv
@@ -488,14 +485,7 @@ class FastPlan:
             fv.helper = self.helper_name(name)
             self.helpers.append(fv)
         self._building.discard(key)
-        if fv.alternatives is not None and not fv.recursive:
-            heavy = [a for a in fv.alternatives if not a.leaf]
-            light = [a for a in fv.alternatives if a.leaf and not a.empty]
-            # An alternative is reached from this value only (its key extends this one's).
-            alone = len(heavy) == 1 and heavy[0].helper and not heavy[0].recursive
-            if alone and light and len(light) + 1 == len(fv.alternatives):
-                fv.inlined = heavy[0]
-                self.helpers.remove(heavy[0])
+        fv.users += 1
         return fv
 
     def fill(self, fv: FastValue, nodes: list[Node], name: str) -> None:
@@ -526,33 +516,38 @@ class FastPlan:
             fv.items = [v for v in items if not v.empty or v.key in self._building]
 
     def embed(self, called: set[int]) -> None:
-        """Write in place each helper with one user in the fast path that the collector does
-        not call (`called`: the ids of the values whose helpers it calls)."""
-        if self.depth or self.root is None:
-            return
-        users: dict[int, int] = {}
-        sites: list[FastValue] = []  # members and single element tests, where statements fit
-        seen: set[int] = set()
-        stack = [self.root]
-        while stack:
-            fv = stack.pop()
-            if id(fv) in seen:
+        """Decide which helpers' tests are written in place, at their one user, instead
+        (`called`: the ids of the values whose helpers the collector calls, which stay):
+
+        * of a union's alternatives, the one that needs statements when every other is one
+          condition (`Optional[Model]`: None, then the model's tests), in the union's body;
+          it is reached from that union only (its key extends the union's);
+        * a nested object or array with one user, a member or the elements of its user,
+          where its statements fall through when it passes. Not in a tool with a depth
+          limit, where each helper counts one level of nesting."""
+        for fv in self.values.values():
+            if fv.alternatives is None or fv.recursive:
                 continue
-            seen.add(id(fv))
-            below = [*(fv.alternatives or []), *fv.items]
-            if fv.obj is not None:
-                below += [mv for _, mv in fv.obj.members] + fv.obj.extra_values
-                sites += [mv for _, mv in fv.obj.members]
-            if len(fv.items) == 1:
-                sites.append(fv.items[0])
-            for child in below:
-                users[id(child)] = users.get(id(child), 0) + 1
-                stack.append(child)
-        for fv in sites:
-            if fv.helper and users[id(fv)] == 1 and id(fv) not in called and _embeddable(fv):
-                fv.embedded = True
-                fv.helper = ""
-                self.helpers = [h for h in self.helpers if h is not fv]
+            heavy = [a for a in fv.alternatives if not a.leaf]
+            light = [a for a in fv.alternatives if a.leaf and not a.empty]
+            alone = len(heavy) == 1 and heavy[0].helper and not heavy[0].recursive
+            if alone and light and len(light) + 1 == len(fv.alternatives):
+                fv.inlined = heavy[0]
+                self._drop(heavy[0])
+        if self.depth:
+            return
+        for fv in list(self.values.values()):
+            sites = [mv for _, mv in fv.obj.members] if fv.obj is not None else []
+            sites += fv.items if len(fv.items) == 1 else []
+            for site in sites:
+                if site.helper and site.users == 1 and id(site) not in called and _embeddable(site):
+                    site.embedded = True
+                    site.helper = ""
+                    self._drop(site)
+
+    def _drop(self, fv: FastValue) -> None:
+        """No helper is written for `fv` (by identity: two values may compare equal)."""
+        self.helpers = [h for h in self.helpers if h is not fv]
 
 
 def _embeddable(fv: FastValue) -> bool:
