@@ -1,4 +1,4 @@
-"""The example agent loop and the README's integration snippet run and say what they should."""
+"""The example agent loop and the agent guide's first snippet run and say what they should."""
 
 from __future__ import annotations
 
@@ -52,9 +52,8 @@ def test_example_agent_loop_runs_the_independent_test(tmp_path: Path) -> None:
     assert out.rstrip().endswith('"is_error": true}')
 
 
-def test_readme_integration_snippet_runs(tmp_path: Path) -> None:
-    readme = (ROOT / "README.md").read_text("utf-8")
-    section = readme.split("## Wiring it into an agent\n", 1)[1]
+def test_the_agent_guide_snippet_runs(tmp_path: Path) -> None:
+    section = (ROOT / "docs" / "agent.md").read_text("utf-8")
     snippet = re.search(r"```python\n(.*?)```", section, re.DOTALL)
     assert snippet is not None
     code = snippet.group(1)
@@ -68,6 +67,6 @@ def test_readme_integration_snippet_runs(tmp_path: Path) -> None:
         "The required parameter `taskId` is missing\n"
         "An unexpected parameter `id` was provided\n"
     )
-    # The README shows, as comments, exactly what the snippet prints.
+    # The guide shows, as comments, exactly what the snippet prints.
     assert "".join(f"# {line}\n" for line in out.splitlines()) in code
     assert not (tmp_path / "tasks").exists()  # the rejected call touched nothing

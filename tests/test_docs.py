@@ -1,13 +1,18 @@
-"""The README's examples run, in order, in a copy of the project, so they cannot rot.
+"""The examples of the README and of every page of docs/ run, in order, so they cannot rot.
+
+The README (the landing page) runs in an empty folder, as in a user's own project; each page
+of docs/ runs on its own in a fresh copy of this project (tool_schemas/, generated/,
+examples/), the working directory in both cases.
 
 Fenced blocks, by info string:
 * `json file=PATH` (or `jsonl file=PATH`): the block is written to PATH (a declaration the
   next commands see, or lines to feed a command);
 * `console`: `$ .venv/bin/toolgen ...` lines, the command as `make setup` installs it and a
   user types it, are run (click's runner, program name `toolgen`, `sys.argv[0]` as typed;
-  `< FILE` feeds FILE to standard input) and what they print (standard output and error,
-  as a terminal shows them) must equal the lines below the command; a line `...` stands
-  for any number of lines, and a timing `in 0.4s` for any timing;
+  `< FILE` feeds FILE to standard input), and `$ .venv/bin/python ...` lines run this
+  interpreter in a real process; what they print (standard output and error, as a terminal
+  shows them) must equal the lines below the command; a line `...` stands for any number of
+  lines, and a timing `in 0.4s` for any timing;
 * `python`: executed; `pycon`: run as a doctest, outputs compared.
 Other blocks (yaml, text) are shown, not run.
 """
@@ -18,6 +23,7 @@ import doctest
 import re
 import shlex
 import shutil
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +36,9 @@ from generator.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMAND = ".venv/bin/toolgen"  # where `make setup` (and so `make generate`, `make test`) installs it
+PYTHON = ".venv/bin/python"  # the same environment's interpreter
+README = ROOT / "README.md"
+PAGES = sorted((ROOT / "docs").glob("*.md"))
 # A toolgen command a shell would look up on PATH, or the generator run by a bare `python`:
 # neither is found after the README's two set-up commands.
 BARE = re.compile(
@@ -44,7 +53,7 @@ class Block:
     kind: str
     options: str
     text: str
-    line: int  # where the block starts in README.md, for failure messages
+    line: int  # where the block starts in its file, for failure messages
 
 
 def blocks(readme: str) -> list[Block]:
@@ -74,6 +83,11 @@ def matches(expected: list[str], actual: list[str]) -> bool:
 
 def run_console(command: str) -> list[str]:
     words = shlex.split(command)
+    if words[0] == PYTHON:
+        done = subprocess.run(
+            [sys.executable, *words[1:]], capture_output=True, text=True, timeout=120, check=False
+        )
+        return (done.stdout + done.stderr).splitlines()
     assert words[0] == COMMAND, command
     stdin = None
     if "<" in words:
@@ -88,10 +102,11 @@ def run_console(command: str) -> list[str]:
     return TIMING.sub(" in 0.4s", result.output).splitlines()
 
 
-def run_block(block: Block, namespace: dict[str, Any]) -> None:
-    where = f"README.md line {block.line}"
+def run_block(block: Block, namespace: dict[str, Any], name: str = "README.md") -> None:
+    where = f"{name} line {block.line}"
     if block.kind in ("json", "jsonl") and block.options.startswith("file="):
         target = Path(block.options.removeprefix("file="))
+        target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(block.text, "utf-8")
     elif block.kind == "console":
         for command, expected in sessions(block.text):
@@ -102,7 +117,7 @@ def run_block(block: Block, namespace: dict[str, Any]) -> None:
         # dont_inherit: a block runs as a user runs it, without this file's `from __future__` imports.
         exec(compile(block.text, where, "exec", dont_inherit=True), namespace)
     elif block.kind == "pycon":
-        test = doctest.DocTestParser().get_doctest(block.text, namespace, where, "README.md", block.line)
+        test = doctest.DocTestParser().get_doctest(block.text, namespace, where, name, block.line)
         runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
         report: list[str] = []
         runner.run(test, out=report.append, clear_globs=False)
@@ -111,22 +126,38 @@ def run_block(block: Block, namespace: dict[str, Any]) -> None:
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of this project (its declarations, package and examples) as the working directory."""
     for folder in ("tool_schemas", "generated", "examples"):
         shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
 
-def test_readme_examples_run_as_shown(project: Path) -> None:
-    namespace: dict[str, Any] = {"__name__": "readme"}
-    for block in blocks((ROOT / "README.md").read_text("utf-8")):
-        run_block(block, namespace)
+def run_page(path: Path) -> None:
+    namespace: dict[str, Any] = {"__name__": path.stem}
+    for block in blocks(path.read_text("utf-8")):
+        run_block(block, namespace, path.relative_to(ROOT).as_posix())
 
 
-def test_readme_shows_every_command_running() -> None:
-    readme = (ROOT / "README.md").read_text("utf-8")
+def test_readme_examples_run_as_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The landing page's quick start is a user's own project: an empty folder.
+    monkeypatch.chdir(tmp_path)
+    run_page(README)
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[p.stem for p in PAGES])
+def test_docs_examples_run_as_shown(page: Path, project: Path) -> None:
+    run_page(page)
+
+
+def test_the_docs_show_every_command_running() -> None:
     shown = {
-        shlex.split(cmd)[1] for b in blocks(readme) if b.kind == "console" for cmd, _ in sessions(b.text)
+        shlex.split(cmd)[1]
+        for page in [README, *PAGES]
+        for b in blocks(page.read_text("utf-8"))
+        if b.kind == "console"
+        for cmd, _ in sessions(b.text)
+        if cmd.startswith(COMMAND)
     }
     assert {"generate", "check", "validate", "explain", "audit"} <= shown
 
@@ -138,14 +169,18 @@ def bare_commands(readme: str) -> list[str]:
     found: list[str] = []
     for block in blocks(readme):
         if block.kind == "console":
-            found += [c for c, _ in sessions(block.text) if not c.startswith(f"{COMMAND} ")]
+            found += [c for c, _ in sessions(block.text) if not c.startswith((f"{COMMAND} ", f"{PYTHON} "))]
     prose = FENCE.sub("", readme)
     spans = re.findall(r"`([^`\n]+)`", prose) + re.findall(r"^    (\S.*)$", prose, re.MULTILINE)
     return found + [text for text in spans if BARE.search(text)]
 
 
-def test_the_readme_shows_no_command_that_is_not_found_after_set_up() -> None:
-    assert bare_commands((ROOT / "README.md").read_text("utf-8")) == []
+@pytest.mark.parametrize("page", [README, *PAGES], ids=["README", *(p.stem for p in PAGES)])
+def test_no_page_shows_a_command_that_is_not_found_after_set_up(page: Path) -> None:
+    assert bare_commands(page.read_text("utf-8")) == []
+
+
+def test_the_set_up_installs_the_commands_the_docs_show() -> None:
     # The path the README writes is the one set-up installs: this interpreter's own bin.
     assert (Path(sys.executable).parent / "toolgen").is_file()
     makefile = (ROOT / "Makefile").read_text("utf-8")
