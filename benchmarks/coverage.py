@@ -1,7 +1,7 @@
 """`make coverage`: how much of what real tool declarations say is enforced, in each mode.
 
 `python -m benchmarks.coverage [--schemas DIR] [--write FILE]` generates the declarations
-(default `../shared/reference/real-tools`, relative to the project root) into a throw-away
+(default `tests/data/real-tools`) into a throw-away
 package in each keyword mode the generator has (`benchmarks/modes.py`), reads what each
 generated module says it does not enforce (its `NOT_ENFORCED`), and prints, per source (the
 file-name prefix before `__`) and in total, the share of declared properties whose type, and
@@ -65,7 +65,7 @@ from urllib.parse import unquote
 from benchmarks.modes import MODES, ROOT, ModeUnavailable, available_modes, build_package, import_folder
 from generator.load import Declaration, read_all
 
-REAL_TOOLS = ROOT.parent / "shared" / "reference" / "real-tools"
+REAL_TOOLS = ROOT / "tests" / "data" / "real-tools"  # real declarations, see its README
 REPORT = ROOT / "benchmarks" / "COVERAGE.md"
 SDK_SOURCES = ("pydantic", "openai-agents", "fastmcp", "langchain")
 
@@ -446,8 +446,7 @@ def report(schemas: Path, declarations: list[Declaration], counts: list[Property
            unavailable: Mapping[str, str]) -> str:  # fmt: skip
     shown = schemas.resolve()
     try:
-        shown = shown.relative_to(ROOT.parent)
-        where = f"../{shown.as_posix()}"
+        where = shown.relative_to(ROOT).as_posix()
     except ValueError:
         where = shown.as_posix()
     notes = [f"{mode}: n/a, {why}." for mode, why in unavailable.items()]

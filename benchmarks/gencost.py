@@ -29,10 +29,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-BFCL = ROOT.parent / "shared" / "reference" / "bfcl"
-if not BFCL.is_dir():
-    BFCL = Path("/work/shared/reference/bfcl")
-REAL_TOOLS = BFCL.parent / "real-tools"
+BFCL = ROOT / "tests" / "data" / "bfcl" / "functions.jsonl"  # see its README
+REAL_TOOLS = ROOT / "tests" / "data" / "real-tools"
 REAL_COUNT = 300  # issue 12 measured on 300 real declarations
 RUNS = 3
 # BFCL's Python-flavoured dialect -> JSON Schema type names; "any" means no type at all.
@@ -64,20 +62,19 @@ def convert(schema: Any) -> Any:
 def bfcl_declarations(limit: int) -> list[dict[str, Any]]:
     """Up to `limit` BFCL functions with distinct names, as OpenAI function-tool declarations."""
     found: dict[str, dict[str, Any]] = {}
-    for file in sorted(BFCL.glob("BFCL_v4_*.json")):
-        for line in file.read_text(encoding="utf-8").splitlines():
-            for function in json.loads(line)["function"]:
-                if function["name"] in found:
-                    continue
-                parameters = convert(function.get("parameters", {"type": "object", "properties": {}}))
-                found[function["name"]] = {
-                    "type": "function",
-                    "function": {
-                        "name": function["name"],
-                        "description": function.get("description", ""),
-                        "parameters": parameters,
-                    },
-                }
+    for line in BFCL.read_text(encoding="utf-8").splitlines():
+        function = json.loads(line)
+        if function["name"] in found:
+            continue
+        parameters = convert(function.get("parameters", {"type": "object", "properties": {}}))
+        found[function["name"]] = {
+            "type": "function",
+            "function": {
+                "name": function["name"],
+                "description": function.get("description", ""),
+                "parameters": parameters,
+            },
+        }
     declarations = list(found.values())
     # The files come by category (live_multiple's large schemas first): shuffled, every
     # prefix has the same mix, so per-tool costs of different sizes compare.
@@ -128,7 +125,7 @@ def generate(
 
 
 def real_declarations(count: int) -> list[dict[str, Any]]:
-    """Every real-world declaration of /work/shared/reference/real-tools (SDKs, MCP servers,
+    """Every real-world declaration of tests/data/real-tools (SDKs, MCP servers,
     cookbooks), then BFCL functions up to `count`, names distinct."""
     found: list[dict[str, Any]] = []
     names: set[str] = set()

@@ -7,8 +7,8 @@ Schema, so they are made explicit (`"additionalProperties": true`) when wrapped,
 subset defaults to strict. Each test's verdict must equal the suite's "valid", and each
 message must equal the reference interpreter's.
 
-The suite files are vendored in tests/data/json-schema-test-suite (a copy of
-../shared/reference/json-schema-test-suite, MIT licence, see its README).
+The suite files are vendored in tests/data/json-schema-test-suite (unchanged copies of
+the official JSON Schema Test Suite's files, MIT licence, see its README).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """JSON Schema Test Suite conformance for the keywords extended mode adds (extended.md E2).
 
 Files: tests/data/json-schema-test-suite/{draft2020-12,draft7}/ (unchanged copies of
-../shared/reference/json-schema-test-suite, MIT licence): ref, defs / definitions, allOf,
+the official JSON Schema Test Suite's files, MIT licence): ref, defs / definitions, allOf,
 anyOf, oneOf, const, the numeric bounds, multipleOf, the lengths, pattern, minItems,
 maxItems, uniqueItems.
 

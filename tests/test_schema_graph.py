@@ -2,7 +2,7 @@
 
 Every refusal and warning is asserted with its exact pointer and text; groups, combinators,
 recursion and references on small declarations, on the real declarations in
-tests/data/real-tools (a copy of ../shared/reference/real-tools), and on random schemas.
+tests/data/real-tools (see its README), and on random schemas.
 """
 
 from __future__ import annotations
