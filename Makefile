@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 COMPILE_STAMP := $(VENV)/.installed-compile
 
-.PHONY: setup generate check lint test bench coverage scale gencost compile clean-compiled test-compiled clean
+.PHONY: setup generate check lint test dist-check bench coverage scale gencost compile clean-compiled test-compiled clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,9 @@ lint: setup
 
 test: lint check  ## lint, types, drift check, then every test
 	$(BIN)/python -m pytest -n 2
+
+dist-check: setup  ## the sdist and wheel as users get them: wheel in a fresh venv, CLI in a scratch project, pre-commit hook
+	$(BIN)/python -m pytest -m dist -n 2 tests/test_distribution.py
 
 scale: setup  ## 1,000 tools generated and cross-checked; 125 KB-2 MB arguments timed (~2 min, not in test)
 	$(BIN)/python -m tests.scale.thousand_tools

@@ -9,6 +9,7 @@ docstring, `doc`. The header is added after formatting (generator/header.py).
 from __future__ import annotations
 
 import functools
+import importlib.resources
 import importlib.util
 import math
 import re
@@ -22,7 +23,9 @@ from generator.openai_strict import qualifies
 from generator.plan import ExtendedPlan, ModulePlan
 from generator.shapes import describe
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+# The templates are package data of `generator` (in this repository, generator/templates links
+# to the top-level templates/ folder): found the same way in a checkout and in a wheel.
+TEMPLATES = Path(str(importlib.resources.files("generator").joinpath("templates")))
 SUPPORT = TEMPLATES / "_support.py"
 EXTENDED = TEMPLATES / "_extended.py"  # the exact collector of extended mode, copied
 
