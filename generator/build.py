@@ -10,6 +10,7 @@ the files on disk. Anything else is rendered again, so reuse never keeps a stale
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import tokenize
@@ -198,14 +199,15 @@ def _accepted(
             refusals.append(exc)
             continue
         for declaration in found:
+            named = declaration.name if declaration.listed else ""
             try:
                 tool, notices = _lowered(declaration, extended, names, modules)
             except DeclarationError as exc:
-                refusals.append(exc)
+                refusals.append(exc.of_tool(named))
                 continue
             declarations.append(declaration)
             tools.append(tool)
-            warnings.extend(notices)
+            warnings.extend(dataclasses.replace(n, tool=named) for n in notices)
     if len(refusals) == 1:
         raise refusals[0]
     if refusals:

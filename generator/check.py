@@ -17,6 +17,7 @@ from generator.ir import NotEnforced
 from generator.load import Declaration
 from generator.patterns import translate
 from generator.refusals import required_refusal, type_refusal
+from generator.schema_graph import INTERPRETED as EXTENDED_INTERPRETED
 from generator.schema_graph import PatternCheck, SchemaGraph, analyse
 
 INTERPRETED = frozenset({"type", "required", "enum", "properties", "additionalProperties", "items"})
@@ -192,6 +193,10 @@ def check(declaration: Declaration) -> Checked:
     if checker.not_enforced:
         summary = "; ".join(f"{n.pointer}: {', '.join(n.keywords)}" for n in checker.not_enforced)
         listed = tuple(sorted({k for n in checker.not_enforced for k in n.keywords}))
+        # What the opt-in mode would check of it (its definitions hold nothing to check).
+        extended = [k for k in listed if k in EXTENDED_INTERPRETED and k not in ("$defs", "definitions")]
+        if extended:
+            summary += f" (--keywords extended would check {', '.join(extended)})"
         checker.notices.append(
             Notice(checker.file, pointer, errors.NOT_ENFORCED, f"not enforced: {summary}", listed)
         )

@@ -212,7 +212,7 @@ def check(
 def _generate(ctx: click.Context, options: Settings, check: bool, strict: bool, color: bool | None) -> None:
     started = time.perf_counter()
     schemas, out = options.schemas, options.out
-    _has_declarations(schemas)
+    _has_declarations(options)
     try:
         check_output_folder(out, schemas)
         _importable(out)  # after the safety checks, whose reasons matter more
@@ -239,10 +239,19 @@ def _generate(ctx: click.Context, options: Settings, check: bool, strict: bool, 
     click.echo(_summary(todo, result, time.perf_counter() - started))
 
 
-def _has_declarations(schemas: Path) -> None:
-    """Refuse, before any work, a folder that could only give an empty package."""
-    if schemas.is_dir() and not any(p.is_file() for p in schemas.glob("*.json")):
+def _has_declarations(options: Settings) -> None:
+    """Refuse, before any work, a folder that is not there or could only give an empty package."""
+    schemas = options.schemas
+    _schemas_exist(options)
+    if not any(p.is_file() for p in schemas.glob("*.json")):
         _fail(f"{schemas.as_posix()}: no *.json declarations in this folder; nothing written")
+
+
+def _schemas_exist(options: Settings) -> None:
+    """A declarations folder that does not exist, named with where it came from."""
+    if not options.schemas.is_dir():
+        what = "is not a folder" if options.schemas.exists() else "does not exist"
+        _fail(f"{options.schemas.as_posix()}: the declarations folder {what} (from {options.origin('schemas')})")
 
 
 def _importable(out: Path) -> None:
@@ -289,7 +298,10 @@ def _regenerate(options: Settings, here: Path | None = None, program: str = "too
     root = project_root(Path.cwd().resolve())
     base = here or root
     try:
-        defaults = settings(cwd=base)  # what a bare `toolgen generate` run from `base` uses
+        # What a bare `toolgen generate` run from `base` uses. A header's command must rebuild
+        # the package from its declarations alone, so it does not count on the package's
+        # recorded mode; advice is for now, where a bare generate keeps that mode.
+        defaults = settings(cwd=base, follow_package=here is not None)
     except ConfigError as exc:
         _fail(str(exc))
     target = Target(options.schemas, options.out, options.keywords)
@@ -325,6 +337,12 @@ def _package(ctx: click.Context, options: Settings) -> Package:
     # so `generate` runs (and repairs) whatever state the output package is in.
     from generator.readers.package import NoPackage, PackageError, import_package
 
+    if not options.out.exists():
+        origin = "--package" if "out" in options.explicit else options.origin("out")
+        _fail(
+            f"{options.out.as_posix()}: the package folder does not exist (from {origin}); "
+            + _no_package_advice(ctx, options)
+        )
     try:
         return import_package(options.out)
     except NoPackage as exc:
@@ -395,6 +413,11 @@ def validate(ctx: click.Context, tool: str | None, arguments: str, package: Path
     if arguments == "-" and sys.stdin.isatty():
         click.echo("reading the arguments from standard input (end with Ctrl-D)", err=True)
     text = sys.stdin.read() if arguments == "-" else arguments
+    if arguments == "-" and not text.strip():
+        _fail(
+            "no arguments: standard input (read when no JSON follows the tool name) was empty; "
+            "give the call's JSON after the tool name, or pipe it in"
+        )
     try:
         args = _arguments(text)
     except ValueError as exc:
@@ -490,6 +513,7 @@ def explain(tool: str, schemas: Path | None, keywords: str | None) -> None:
 
     try:
         options = _settings(schemas=schemas, keywords=keywords)
+        _schemas_exist(options)
         if options.keywords == "extended":
             click.echo(explain_module.render_extended(explain_module.explain_extended(options.schemas, tool)))
             return

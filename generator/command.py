@@ -4,19 +4,22 @@ header, and in the advice of `toolgen check` / `generate --check` when the packa
 Only the options that differ from what a bare `toolgen generate` uses in this project (its
 [tool.toolgen] table, else tool_schemas -> generated, subset keywords) are named, with paths
 relative to `base` (the project root in headers, the working directory in advice); a path
-outside the project is written absolute. The built-in default itself is `make generate`, the
-command the README sets a project up with (it also removes stale compiled modules), in any
-project: the header must not depend on anything but the package, its sources and the root.
+outside the project is written absolute. Where nothing differs and the project root's
+Makefile has a `generate` target (as this repository's, which also removes stale compiled
+modules), the command is `make generate`: a project's own entry point, where it has one. The
+header depends on nothing but the package, its sources and the root.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
 MAKE = "make generate"
+_GENERATE_TARGET = re.compile(r"^generate\s*:(?!=)", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -57,14 +60,18 @@ def regenerate_command(
         words += ["--out", shlex.quote(_shown(target.out, base, root))]
     if target.keywords != defaults.keywords:
         words += ["--keywords", target.keywords]
-    built_in = (
-        _same(target.schemas, root / BUILT_IN.schemas)
-        and _same(target.out, root / BUILT_IN.out)
-        and target.keywords == BUILT_IN.keywords
-    )
-    if len(words) == 2 and built_in:
+    if len(words) == 2 and has_make_target(root):
         # The Makefile is at the root: from a folder below it, make is told where it is.
         if _same(base, root):
             return MAKE
         return f"make -C {shlex.quote(_shown(root, base, root))} generate"
     return " ".join(words)
+
+
+def has_make_target(root: Path) -> bool:
+    """The project root's Makefile has a `generate` target (read as text, never run)."""
+    try:
+        text = (root / "Makefile").read_text("utf-8", errors="replace")
+    except OSError:
+        return False
+    return _GENERATE_TARGET.search(text) is not None

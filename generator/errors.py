@@ -12,11 +12,18 @@ from dataclasses import dataclass
 class DeclarationError(Exception):
     """A declaration the generator refuses (spec section 7): exit status 2, nothing written."""
 
-    def __init__(self, file: str, pointer: str, reason: str) -> None:
-        super().__init__(f"{file}: {pointer or '/'}: {reason}")
+    def __init__(self, file: str, pointer: str, reason: str, tool: str = "") -> None:
+        super().__init__(f"{file}: {_tool(tool)}{pointer or '/'}: {reason}")
         self.file = file
         self.pointer = pointer
         self.reason = reason
+        self.tool = tool  # named in the text when the file holds many tools
+
+    def of_tool(self, tool: str) -> DeclarationError:
+        """The same refusal, naming the tool it is about (a tool of a many-tools file)."""
+        if self.tool or type(self) is not DeclarationError:
+            return self
+        return DeclarationError(self.file, self.pointer, self.reason, tool)
 
     @property
     def refusals(self) -> tuple[DeclarationError, ...]:
@@ -62,9 +69,14 @@ class Notice:
     reason: str
     # For a not-enforced notice, every keyword it lists: `--allow` judges a notice by them.
     keywords: tuple[str, ...] = ()
+    tool: str = ""  # named in the text when the file holds many tools
 
     def __str__(self) -> str:
-        return f"warning: {self.file}: {self.pointer or '/'}: {self.reason}"
+        return f"warning: {self.file}: {_tool(self.tool)}{self.pointer or '/'}: {self.reason}"
+
+
+def _tool(name: str) -> str:
+    return f"tool {name}: " if name else ""
 
 
 def pointer_join(pointer: str, token: str | int) -> str:

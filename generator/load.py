@@ -46,6 +46,7 @@ class Declaration:
     parameters: Any
     raw: Any  # the tool's own JSON object as written in the file, for re-emitting it
     pointer: str = "/function/parameters"  # where `parameters` sits inside the file
+    listed: bool = False  # one of many tools in its file: refusals and warnings name it
 
     @property
     def name_pointer(self) -> str:
@@ -190,7 +191,7 @@ def read_declarations(path: Path) -> list[Declaration]:
         raise DeclarationError(file, "", f"not UTF-8 text (byte {exc.start})") from None
     digest = hashlib.sha256(data).hexdigest()
     return [
-        Declaration(file, digest, found.name, found.parameters, found.raw, found.pointer)
+        Declaration(file, digest, found.name, found.parameters, found.raw, found.pointer, found.listed)
         for found in tools_in(decode(text, file), file)
     ]
 

@@ -15,6 +15,7 @@ refusal about its schema points at the right place (`/tools/3/inputSchema/proper
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +44,7 @@ class FoundTool:
     pointer: str  # JSON pointer of the parameters schema inside the file
     raw: Any  # the tool's own JSON object, as written
     form: str  # which of the recognised shapes it was written in
+    listed: bool = False  # one of many tools in its file: messages name it
 
     @property
     def description(self) -> Any:
@@ -66,7 +68,10 @@ def tools_in(value: Any, file: str) -> list[FoundTool]:
     items, where = listing
     if not isinstance(items, list) or not items:
         raise DeclarationError(file, where, "expected a non-empty list of tools")
-    return [_single(item, file, pointer_join(where, i)) for i, item in enumerate(items)]
+    return [
+        dataclasses.replace(_single(item, file, pointer_join(where, i)), listed=True)
+        for i, item in enumerate(items)
+    ]
 
 
 def _listing(value: Any) -> tuple[Any, str] | None:

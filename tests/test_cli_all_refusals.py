@@ -37,8 +37,8 @@ EXPECTED = (
     "string, number, integer, boolean, object, array, null\n"
     "error: b.json: /function/name: tool name 'a' is already declared in a.json\n"
     "error: c.json: /: not valid JSON: Expecting property name enclosed in double quotes (line 1, column 2)\n"
-    "error: d.json: /0/input_schema/required: expected a list of property names (strings)\n"
-    "error: d.json: /1/input_schema/properties/q/enum: expected a non-empty list\n"
+    "error: d.json: tool d: /0/input_schema/required: expected a list of property names (strings)\n"
+    "error: d.json: tool e: /1/input_schema/properties/q/enum: expected a non-empty list\n"
     "error: 5 refusals in 4 files; nothing written\n"
 )
 

@@ -35,7 +35,8 @@ LIST_ISSUES = declaration(
 TABLE = '[tool.toolgen]\nschemas = "decls"\nout = "pkg"\n'
 NOT_ENFORCED = (
     "warning: decls/list_issues.json: /function/parameters: not enforced: "
-    "/function/parameters/properties/limit: minimum; /function/parameters/properties/state: default"
+    "/function/parameters/properties/limit: minimum; /function/parameters/properties/state: default "
+    "(--keywords extended would check minimum)"
 )
 
 
@@ -134,7 +135,7 @@ def test_2_no_package_and_no_declarations_does_not_advise_generate(
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "other"\n', "utf-8")
     monkeypatch.chdir(tmp_path)
     expected = (
-        "error: generated: no generated package here; no declarations to generate it from either "
+        "error: generated: the package folder does not exist (from the default, generated); no declarations to generate it from either "
         f"(tool_schemas: not found; project root {tmp_path}, {tmp_path}/pyproject.toml); "
         "run inside a toolgen project, or give --package DIR\n"
     )
@@ -150,7 +151,8 @@ def test_2_no_package_but_declarations_advises_generate(
     assert _out(invoke("validate", "list_issues", "{}")) == (
         2,
         "",
-        "error: ../pkg: no generated package here; run: toolgen generate\n",
+        "error: ../pkg: the package folder does not exist (from [tool.toolgen] out in pyproject.toml); "
+        "run: toolgen generate\n",
     )
 
 

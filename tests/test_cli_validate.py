@@ -88,3 +88,13 @@ def test_a_moved_package_under_another_name_is_used(tmp_path: Path) -> None:
 def test_validate_in_a_real_process() -> None:
     done = run_process("validate", "TaskUpdate", "-", stdin='{"id": "2", "status": "done", "owner": 3}')
     assert (done.returncode, done.stdout, done.stderr) == (1, SPEC_EXAMPLE, "")
+
+
+def test_nothing_on_standard_input_says_where_it_looked() -> None:
+    result = invoke("validate", "Write", stdin="")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2,
+        "",
+        "error: no arguments: standard input (read when no JSON follows the tool name) was empty; "
+        "give the call's JSON after the tool name, or pipe it in\n",
+    )

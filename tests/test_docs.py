@@ -126,9 +126,11 @@ def run_block(block: Block, namespace: dict[str, Any], name: str = "README.md") 
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A copy of this project (its declarations, package and examples) as the working directory."""
+    """A copy of this project (its declarations, package, examples and Makefile, whose `generate`
+    target the headers name) as the working directory."""
     for folder in ("tool_schemas", "generated", "examples"):
         shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "Makefile", tmp_path / "Makefile")
     monkeypatch.chdir(tmp_path)
     return tmp_path
 

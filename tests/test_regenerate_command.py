@@ -72,11 +72,17 @@ def test_another_package_names_its_options_from_the_root_and_check_advises_them(
     )
 
 
-def test_the_default_package_names_make_generate_and_a_table_names_a_bare_generate(
+def test_make_generate_only_where_the_projects_makefile_has_that_target(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     project = _project(tmp_path, schemas="tool_schemas")
     monkeypatch.chdir(project)
+    assert invoke("generate").exit_code == 0
+    assert _first_lines(project / "generated") == {_run("toolgen generate")}  # no Makefile here
+    (project / "Makefile").write_text("test:\n\tpytest\n", "utf-8")  # one without the target
+    assert invoke("generate").exit_code == 0
+    assert _first_lines(project / "generated") == {_run("toolgen generate")}
+    (project / "Makefile").write_text("test:\n\tpytest\n\ngenerate: setup\n\ttoolgen generate\n", "utf-8")
     assert invoke("generate").exit_code == 0
     assert _first_lines(project / "generated") == {_run("make generate")}
     _edit(project / "tool_schemas")
@@ -92,6 +98,10 @@ def test_the_default_package_names_make_generate_and_a_table_names_a_bare_genera
         1,
         "generated code is out of sync; run: make -C .. generate",
     )
+    # An option that differs from the project's defaults is not what `make generate` runs.
+    monkeypatch.chdir(project)
+    assert invoke("generate", "--keywords", "extended").exit_code == 0
+    assert _first_lines(project / "generated") == {_run("toolgen generate --keywords extended")}
     configured = _project(tmp_path / "other", table='[tool.toolgen]\nschemas = "decls"\nout = "pkg"\n')
     monkeypatch.chdir(configured)
     assert invoke("generate").exit_code == 0
@@ -100,6 +110,40 @@ def test_the_default_package_names_make_generate_and_a_table_names_a_bare_genera
     shutil.copytree(configured / "decls", configured / "my decls")
     assert invoke("generate", "--schemas", "my decls").exit_code == 0
     assert _first_lines(configured / "pkg") == {_run("toolgen generate --schemas 'my decls'")}
+
+
+def test_bare_commands_follow_the_mode_of_the_package_on_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A package generated with --keywords extended, in a project with no table and no
+    Makefile: bare check, explain, validate and generate keep its mode."""
+    project = _project(tmp_path, schemas="tool_schemas")
+    read = json.loads((project / "tool_schemas" / "Read.json").read_text("utf-8"))
+    read["function"]["parameters"]["properties"]["limit"]["minimum"] = 1
+    (project / "tool_schemas" / "Read.json").write_text(json.dumps(read), "utf-8")
+    monkeypatch.chdir(project)
+    assert invoke("generate", "--keywords", "extended").exit_code == 0
+    assert _first_lines(project / "generated") == {_run("toolgen generate --keywords extended")}
+    synced = invoke("check")
+    assert (synced.exit_code, synced.stdout) == (0, "generated: in sync (2 tools)\n")
+    call = invoke("validate", "Read", '{"file_path": "a", "limit": 0}')
+    assert (call.exit_code, call.stdout) == (
+        1,
+        "Read failed due to the following issue:\n"
+        "The parameter `limit` is invalid: expected a number greater than or equal to 1\n",
+    )
+    explained = invoke("explain", "Read")
+    assert explained.stdout.splitlines()[1] == "keywords: extended"
+    _edit(project / "tool_schemas")
+    drift = invoke("check")
+    assert drift.stderr.splitlines()[-1] == (
+        "generated code is out of sync; run: toolgen generate --keywords extended"
+    )
+    regenerated = invoke("generate")
+    assert regenerated.stdout.startswith("2 tools: 1 changed, 1 unchanged, 0 removed (+2 package files) in ")
+    assert (project / "generated" / "_extended.py").is_file()
+    # The command line and the table still win.
+    assert invoke("check", "--keywords", "subset").exit_code == 1
 
 
 def test_the_header_in_a_real_process(tmp_path: Path) -> None:
