@@ -39,7 +39,7 @@ SCRIPT: list[tuple[str, str]] = [
     ("TaskUpdate", '{"taskId": "1", "status": "done"}'),
     ("TaskList", "{}"),
     ("TaskList", "{not json"),
-    # Not built-ins: their schemas belong to someone else, so nothing here checks them.
+    # Not declared in the package: their schemas belong to someone else, so nothing here checks them.
     ("mcp__tracker__file_bug", "{}"),
     ("deploy", '{"region": 7}'),
 ]
