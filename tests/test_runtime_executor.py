@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import generated
-from runtime import ToolExecutor, ToolResult
+from runtime import ToolExecutor, ToolResult, check_call
 from runtime.builtins import register_file_tools, register_task_tools
 from tests.genpkg import user_package
 from tests.runtime_support import Journal, make_executor, ok, rejected, repo_executor
@@ -278,3 +278,27 @@ def test_the_executor_takes_a_package_not_a_folder(tmp_path: Path) -> None:
     assert str(refused.value) == (
         f"ToolExecutor takes a generated validator package (with TOOL_NAMES), not {tmp_path!r}"
     )
+
+
+def test_check_call_guards_a_users_own_tools_without_an_executor(weather_tools: ModuleType) -> None:
+    heard: list[tuple[str, object, list[str]]] = []
+
+    def on_failure(name: str, args: object, issues: tuple[Any, ...]) -> None:
+        heard.append((name, args, [issue.line for issue in issues]))
+
+    assert (
+        check_call(weather_tools, "get_weather", {"city": "Oslo"}, on_validation_failure=on_failure) is None
+    )
+    assert check_call(weather_tools, "get_weather", {"city": 3}, on_validation_failure=on_failure) == (
+        "get_weather failed due to the following issue:\n"
+        "The parameter `city` type is expected as `string` but provided as `number`"
+    )
+    # A tool the package does not declare passes through, and is no rejection.
+    assert check_call(weather_tools, "geocode", {"place": 7}, on_validation_failure=on_failure) is None
+    assert heard == [
+        (
+            "get_weather",
+            {"city": 3},
+            ["The parameter `city` type is expected as `string` but provided as `number`"],
+        )
+    ]
