@@ -46,6 +46,8 @@ def test_importing_runtime_does_not_import_the_generated_package() -> None:
 @pytest.mark.parametrize("damage", ["syntax error in _support", "no __init__", "no package"])
 def test_generate_rebuilds_a_broken_or_missing_package(tmp_path: Path, damage: str) -> None:
     shutil.copytree(ROOT / "tool_schemas", tmp_path / "tool_schemas")
+    # The headers name the project's own regenerate command: `make generate`, as here.
+    shutil.copy(ROOT / "Makefile", tmp_path / "Makefile")
     shutil.copytree(
         ROOT / "generated", tmp_path / "generated", ignore=shutil.ignore_patterns("__pycache__", "*.so")
     )
