@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import sysconfig
 import traceback
 from pathlib import Path
 from typing import Any
@@ -24,15 +25,14 @@ def split(source: str) -> tuple[str, str]:
 
 
 def resolve(source: str, root: Path) -> Any:
-    """The object a source names. The module is imported afresh when it lies in the project
-    (a run in the same process, as in tests, sees the code as it is on disk now)."""
+    """The object a source names (its module imported afresh unless it is installed)."""
     module_name, attribute = split(source)
     folder = str(root.resolve())
     added = folder not in sys.path
     if added:
         sys.path.insert(0, folder)
     try:
-        _forget_project_modules(module_name, root.resolve())
+        _forget_project_modules(module_name)
         importlib.invalidate_caches()
         try:
             module = importlib.import_module(module_name)
@@ -50,15 +50,16 @@ def resolve(source: str, root: Path) -> Any:
     return found
 
 
-def _forget_project_modules(module_name: str, root: Path) -> None:
-    """Drop the named module and its parent packages from sys.modules when they were loaded
-    from inside the project, so a second import reads today's code."""
+def _forget_project_modules(module_name: str) -> None:
+    """Drop the named module and its parent packages from sys.modules unless they are
+    installed packages (or the standard library), so a second import in one process reads
+    the code as it is now, from the project it is run in."""
+    installed = {Path(sysconfig.get_path(key)).resolve() for key in ("purelib", "platlib", "stdlib")}
     parts = module_name.split(".")
     for depth in range(len(parts), 0, -1):
         name = ".".join(parts[:depth])
-        module = sys.modules.get(name)
-        file = getattr(module, "__file__", None)
-        if file and root in Path(file).resolve().parents:
+        file = getattr(sys.modules.get(name), "__file__", None)
+        if file and not installed & set(Path(file).resolve().parents):
             del sys.modules[name]
 
 
