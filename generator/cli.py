@@ -666,10 +666,14 @@ def import_(
     new = [n for n in plan.new if n != snapshot.MANIFEST]
     unchanged = len(declarations) - len(changed) - len(new)
     click.echo(
-        f"{len(declarations)} tools imported into {folder.as_posix()}: {len(changed)} changed, "
+        f"{_tools(len(declarations))} imported into {folder.as_posix()}: {len(changed)} changed, "
         f"{len(new)} new, {unchanged} unchanged, {len(plan.removed)} removed"
         f" in {time.perf_counter() - started:.1f}s"
     )
+
+
+def _tools(count: int) -> str:
+    return f"{count} tool{'s' if count != 1 else ''}"
 
 
 def _report_import_drift(
@@ -685,7 +689,7 @@ def _report_import_drift(
     folder = options.schemas
     count = sum(1 for n in plan.files if n != snapshot.MANIFEST)
     if plan.in_sync:
-        click.echo(f"{folder.as_posix()}: in sync with the code ({count} tools)")
+        click.echo(f"{folder.as_posix()}: in sync with the code ({_tools(count)})")
         return
     click.echo(coloured_diff(snapshot.diff(plan)), nl=False, color=color)
     for label, names in (("changed", plan.changed), ("new", plan.new), ("removed", plan.removed)):
