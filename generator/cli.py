@@ -151,6 +151,7 @@ def main() -> None:
     Typical use:
       toolgen generate                 after editing a declaration
       toolgen check                    in CI or pre-commit: is generated/ up to date?
+      toolgen import                   tools defined in code: write their declarations
       toolgen validate Write '{...}'   try one call
       toolgen explain AskUserQuestion  what is checked, what is not
       toolgen audit calls.jsonl        which parameters do models get wrong?
