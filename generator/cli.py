@@ -17,7 +17,7 @@ import click
 
 from generator.build import Build, build
 from generator.command import Target, regenerate_command
-from generator.config import ConfigError, Settings, settings
+from generator.config import ConfigError, Settings, package_keywords, settings
 from generator.errors import NOT_ENFORCED, DeclarationError, Notice
 from generator.load import project_root
 from generator.textui import coloured_diff
@@ -251,7 +251,9 @@ def _schemas_exist(options: Settings) -> None:
     """A declarations folder that does not exist, named with where it came from."""
     if not options.schemas.is_dir():
         what = "is not a folder" if options.schemas.exists() else "does not exist"
-        _fail(f"{options.schemas.as_posix()}: the declarations folder {what} (from {options.origin('schemas')})")
+        _fail(
+            f"{options.schemas.as_posix()}: the declarations folder {what} (from {options.origin('schemas')})"
+        )
 
 
 def _importable(out: Path) -> None:
@@ -298,15 +300,18 @@ def _regenerate(options: Settings, here: Path | None = None, program: str = "too
     root = project_root(Path.cwd().resolve())
     base = here or root
     try:
-        # What a bare `toolgen generate` run from `base` uses. A header's command must rebuild
-        # the package from its declarations alone, so it does not count on the package's
-        # recorded mode; advice is for now, where a bare generate keeps that mode.
-        defaults = settings(cwd=base, follow_package=here is not None)
+        # What a bare `toolgen generate` run from `base` uses for a new package. A header's
+        # command must rebuild the package from its declarations alone; advice is for now,
+        # where a bare generate would also keep the mode the package on disk records.
+        defaults = settings(cwd=base, follow_package=False)
     except ConfigError as exc:
         _fail(str(exc))
+    recorded = None
+    if here is not None and "keywords" not in defaults.configured:
+        recorded = package_keywords(options.out)
     target = Target(options.schemas, options.out, options.keywords)
     bare = Target(base / defaults.schemas, base / defaults.out, defaults.keywords)
-    return regenerate_command(target, bare, base, root, program)
+    return regenerate_command(target, bare, base, root, program, recorded)
 
 
 def _fix_command(ctx: click.Context, options: Settings) -> str:
@@ -326,9 +331,7 @@ def _report_drift(
     for label, names in (("changed", todo.changed), ("missing", todo.missing), ("orphan", todo.orphans)):
         for name in names:
             click.echo(f"{label}: {(out / name).as_posix()}", err=True)
-    click.echo(
-        f"generated code is out of sync; run: {_fix_command(ctx, options)}", err=True, color=color
-    )
+    click.echo(f"generated code is out of sync; run: {_fix_command(ctx, options)}", err=True, color=color)
     sys.exit(1)
 
 
