@@ -36,8 +36,9 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
+# --dist loadgroup: the tests marked xdist_group("spark") share one worker, so one Spark session.
 test: lint check  ## lint, types, drift check, then every test
-	$(BIN)/python -m pytest -n 2
+	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
 dist-check: setup  ## the sdist and wheel as users get them: wheel in a fresh venv, CLI in a scratch project, pre-commit hook
 	$(BIN)/python -m pytest -m dist -n 2 tests/test_distribution.py
