@@ -64,6 +64,34 @@ def with_header(
 
 
 @dataclass(frozen=True)
+class Header:
+    """What reuse needs of a generated file: its header's fields, not its text."""
+
+    fields: dict[str, str]  # "Source sha256", "Body sha256", ...
+    source: str
+    command: str  # the one its first line names
+
+    @property
+    def body_sha256(self) -> str:
+        return self.fields["Body sha256"]
+
+    def matches(
+        self, source: str, source_sha256: str, command: str, extra: tuple[tuple[str, str], ...]
+    ) -> bool:
+        """Whether a file with this header is the one a run would write for this source."""
+        own = tuple((k, v) for k, v in self.fields.items() if k not in _OWN)
+        return (
+            self.fields["Source sha256"] == source_sha256
+            and self.source == source
+            and self.command == command
+            and own == extra
+        )
+
+
+_OWN = ("Source", "Source sha256", "Body sha256")
+
+
+@dataclass(frozen=True)
 class Parsed:
     fields: dict[str, str]  # "Source sha256", "Body sha256", ...
     source: str
@@ -74,6 +102,10 @@ class Parsed:
     @property
     def body_sha256(self) -> str:
         return self.fields["Body sha256"]
+
+    @property
+    def header(self) -> Header:
+        return Header(self.fields, self.source, self.command)
 
 
 def split(text: str) -> tuple[str, str]:
