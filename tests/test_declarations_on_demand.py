@@ -50,7 +50,7 @@ def test_a_name_not_declared_is_a_key_error_naming_it(serve: str) -> None:
 
 def test_a_bare_str_is_refused_rather_than_read_letter_by_letter() -> None:
     with pytest.raises(TypeError) as raised:
-        generated.openai_tools("Read")  # type: ignore[arg-type]
+        generated.openai_tools("Read")
     assert str(raised.value) == "names: a list of tool names, not the str 'Read'"
 
 
@@ -91,9 +91,5 @@ def test_the_declaration_module_holds_the_declaration_as_written() -> None:
     from generated import read_9b9a8d05_declaration as read
 
     tool: dict[str, Any] = generated.openai_tools(["Read"])[0]["function"]
-    assert (read.NAME, read.DESCRIPTION, read.PARAMETERS, read.STRICT) == (
-        "Read",
-        tool["description"],
-        tool["parameters"],
-        False,
-    )
+    written = (read.NAME, read.DESCRIPTION, read.PARAMETERS, read.STRICT)
+    assert written == ("Read", tool["description"], tool["parameters"], False)

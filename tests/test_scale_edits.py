@@ -26,7 +26,10 @@ def listing(names: list[str]) -> dict[str, object]:
     """An MCP `tools/list` result: many tools in one file."""
     return {
         "tools": [
-            {"name": n, "inputSchema": {"type": "object", "properties": {"x": {"type": "string", "default": ""}}}}
+            {
+                "name": n,
+                "inputSchema": {"type": "object", "properties": {"x": {"type": "string", "default": ""}}},
+            }
             for n in names
         ]
     }
@@ -78,14 +81,16 @@ def test_every_kind_of_edit_gives_the_bytes_of_a_cold_generate(tmp_path: Path, j
     (schemas / "server.json").write_text(json.dumps(listing(["alpha", "beta"])), encoding="utf-8")
     out = tmp_path / "pkg"
     assert generate(schemas, out).exit_code == 0
-    steps = [
-        lambda: edit(schemas / "Read.json", " (edited)"),  # a description: one declaration module
-        lambda: (schemas / "Glob.json").write_bytes((ROOT / "tool_schemas" / "Glob.json").read_bytes()),
-        lambda: (schemas / "Edit.json").unlink(),  # a tool removed: its two modules are orphans
-        lambda: (schemas / "server.json").write_text(json.dumps(listing(["beta", "gamma", "alpha"]))),
-    ]
+    steps = ["description", "added", "removed", "listing"]
     for step in steps:
-        step()
+        if step == "description":  # one declaration module
+            edit(schemas / "Read.json", " (edited)")
+        elif step == "added":
+            shutil.copyfile(ROOT / "tool_schemas" / "Glob.json", schemas / "Glob.json")
+        elif step == "removed":  # its two modules are orphans
+            (schemas / "Edit.json").unlink()
+        else:  # a many-tools file: a tool added, the order changed
+            (schemas / "server.json").write_text(json.dumps(listing(["beta", "gamma", "alpha"])))
         done = generate(schemas, out)
         assert done.exit_code == 0, done.output
         expected, warnings = cold(schemas, out)
@@ -95,7 +100,9 @@ def test_every_kind_of_edit_gives_the_bytes_of_a_cold_generate(tmp_path: Path, j
         assert generate(schemas, out, "--check").exit_code == 0
 
 
-def test_a_description_edit_rewrites_that_tools_declaration_module_and_the_index_header(tmp_path: Path) -> None:
+def test_a_description_edit_rewrites_that_tools_declaration_module_and_the_index_header(
+    tmp_path: Path,
+) -> None:
     schemas = tmp_path / "schemas"
     schemas.mkdir()
     for name in TOOLS:
@@ -141,7 +148,9 @@ def test_a_refused_declaration_writes_nothing_not_even_a_temp_file(tmp_path: Pat
     assert generate(schemas, out).exit_code == 0
     before = tree(out)
     edit(schemas / "Read.json", " (edited)")
-    (schemas / "Bad.json").write_text('{"name": "Bad", "inputSchema": {"type": "object", "properties": {"a": {"type": "wat"}}}}')
+    (schemas / "Bad.json").write_text(
+        '{"name": "Bad", "inputSchema": {"type": "object", "properties": {"a": {"type": "wat"}}}}'
+    )
     done = generate(schemas, out)
     assert done.exit_code == 2
     assert tree(out) == before
