@@ -16,6 +16,9 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
+import os
+import stat
 import hashlib
 import io
 import tokenize
@@ -85,6 +88,7 @@ def _code(text: str) -> str:
 KEYWORDS = ("subset", "extended")  # extended.md E1; the first is the default
 
 
+@functools.cache
 def fingerprint(keywords: str = "subset") -> str:
     """What decides a file's bytes besides its source: the keyword mode (extended.md E1), the
     output stages' code (comments left out), every template, black's version and mode."""
@@ -457,13 +461,22 @@ def _digest(pairs: Iterable[tuple[str, str]]) -> str:
 def _read(path: Path) -> str | None:
     # Only a regular file can be reused: reading a FIFO in a module's place would hang, and
     # whatever else stands there is for write.py to refuse. Bytes, not text mode: a file
-    # with CRLF line endings must not read as the LF file it is not.
-    if path.is_symlink() or not path.is_file():
+    # with CRLF line endings must not read as the LF file it is not. One open (never
+    # following a symlink, never blocking) and one fstat: this runs for every file of the
+    # package on every run.
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
         return None
     try:
-        return path.read_bytes().decode("utf-8")
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as stream:
+            return stream.read().decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return None
+    finally:
+        os.close(fd)
 
 
 def _trusted(out: Path, current: str) -> dict[str, hdr.Header]:
@@ -474,9 +487,10 @@ def _trusted(out: Path, current: str) -> dict[str, hdr.Header]:
     if parsed_index is None or parsed_index.fields.get("Generator") != current:
         return {}
     found: dict[str, hdr.Header] = {}
-    for path in sorted(out.glob("*.py")):
-        if path.name == "__init__.py":
+    for name in sorted(n for n in os.listdir(out) if n.endswith(".py")):
+        if name == "__init__.py":
             continue
+        path = out / name
         text = _read(path)
         if text is None or not text.startswith(hdr.HEADER):
             continue

@@ -47,9 +47,15 @@ def header(
     extra: tuple[tuple[str, str], ...] = (),
     command: str = MAKE,
 ) -> str:
+    return _header(source, source_sha256, sha256(body), extra, command)
+
+
+def _header(
+    source: str, source_sha256: str, body_sha256: str, extra: tuple[tuple[str, str], ...], command: str
+) -> str:
     lines = [first_line(command), f"# Source: {py_literal(source)}", f"# Source sha256: {source_sha256}"]
     lines += [f"# {name}: {value}" for name, value in extra]
-    lines.append(f"# Body sha256: {sha256(body)}")
+    lines.append(f"# Body sha256: {body_sha256}")
     return "\n".join(lines) + "\n"
 
 
@@ -150,7 +156,7 @@ def parse(text: str) -> Parsed | None:
         return None
     if not isinstance(source, str):
         return None
-    if header(source, fields["Source sha256"], body, extra, command) != text[:position]:
+    if _header(source, fields["Source sha256"], fields["Body sha256"], extra, command) != text[:position]:
         return None
     return Parsed(fields, source, body, text, command)
 

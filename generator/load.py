@@ -209,10 +209,18 @@ def declarations_in(data: bytes, file: str) -> list[Declaration]:
 def labeller(cwd: Path | None = None) -> Callable[[Path], str]:
     """display_name with the project root found once: for runs over thousands of files."""
     root = project_root((cwd or Path.cwd()).resolve())
+    folders: dict[Path, Path] = {}  # a folder -> its resolved path: resolved once, not per file
 
     def label(path: Path) -> str:
+        if path.is_symlink():
+            resolved = path.resolve()
+        else:
+            folder = folders.get(path.parent)
+            if folder is None:
+                folder = folders[path.parent] = path.parent.resolve()
+            resolved = folder / path.name
         try:
-            return path.resolve().relative_to(root).as_posix()
+            return resolved.relative_to(root).as_posix()
         except ValueError:
             return path.name
 
