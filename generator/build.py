@@ -17,10 +17,10 @@ from __future__ import annotations
 import ast
 import dataclasses
 import functools
-import os
-import stat
 import hashlib
 import io
+import os
+import stat
 import tokenize
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
