@@ -21,7 +21,7 @@ import stat
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -112,6 +112,7 @@ class Staging:
         self._missing: list[str] = []
         self._foreign: list[str] = []
         self._lock: ExitStack | None = None
+        self._created = False  # the folder did not exist before this run
 
     def keep(self, name: str) -> None:
         self._names.add(name)
@@ -152,6 +153,7 @@ class Staging:
     def begin(self) -> None:
         """Create the folder, take the exclusive lock and remove a killed run's temp files."""
         try:
+            self._created = not self.out.exists()
             self.out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise OutputError(f"{self.out}: cannot create the output folder: {exc.strerror or exc}") from exc
@@ -211,6 +213,10 @@ class Staging:
         if self._lock is not None:
             self._lock.close()
             self._lock = None
+        if self._created:  # a run that wrote nothing leaves no folder it made (after commit: not empty)
+            with suppress(OSError):
+                self.out.rmdir()
+            self._created = False
 
 
 def _same(target: Path, data: bytes) -> bool:

@@ -156,3 +156,8 @@ def test_a_refused_declaration_writes_nothing_not_even_a_temp_file(tmp_path: Pat
     assert tree(out) == before
     missing = tmp_path / "never"
     assert generate(schemas, missing).exit_code == 2 and not missing.exists()
+    (schemas / "Bad.json").unlink()
+    strict = generate(schemas, missing, "--strict")  # Edit's warnings: staged, then dropped
+    assert strict.exit_code != 0 and "nothing written" in strict.output
+    assert not missing.exists()
+    assert generate(schemas, out, "--strict").exit_code != 0 and tree(out) == before
