@@ -18,7 +18,7 @@ import click
 
 from generator.build import Build, build
 from generator.command import Target, regenerate_command
-from generator.config import ConfigError, Settings, settings
+from generator.config import ConfigError, Settings, package_keywords, settings
 from generator.errors import NOT_ENFORCED, DeclarationError, Notice
 from generator.load import project_root
 from generator.textui import coloured_diff
@@ -312,15 +312,18 @@ def _regenerate(options: Settings, here: Path | None = None, program: str = "too
     root = project_root(Path.cwd().resolve())
     base = here or root
     try:
-        # What a bare `toolgen generate` run from `base` uses. A header's command must rebuild
-        # the package from its declarations alone, so it does not count on the package's
-        # recorded mode; advice is for now, where a bare generate keeps that mode.
-        defaults = settings(cwd=base, follow_package=here is not None)
+        # What a bare `toolgen generate` run from `base` uses for a new package. A header's
+        # command must rebuild the package from its declarations alone; advice is for now,
+        # where a bare generate would also keep the mode the package on disk records.
+        defaults = settings(cwd=base, follow_package=False)
     except ConfigError as exc:
         _fail(str(exc))
+    recorded = None
+    if here is not None and "keywords" not in defaults.configured:
+        recorded = package_keywords(options.out)
     target = Target(options.schemas, options.out, options.keywords)
     bare = Target(base / defaults.schemas, base / defaults.out, defaults.keywords)
-    return regenerate_command(target, bare, base, root, program)
+    return regenerate_command(target, bare, base, root, program, recorded)
 
 
 def _fix_command(ctx: click.Context, options: Settings) -> str:

@@ -47,18 +47,25 @@ def _shown(path: Path, base: Path, root: Path) -> str:
 
 
 def regenerate_command(
-    target: Target, defaults: Target, base: Path, root: Path, program: str = "toolgen"
+    target: Target,
+    defaults: Target,
+    base: Path,
+    root: Path,
+    program: str = "toolgen",
+    recorded: str | None = None,
 ) -> str:
     """The shell command, run from `base`, that regenerates `target` (see the module docstring).
 
-    `defaults`: what a bare `toolgen generate` uses (paths as seen from the working directory);
-    `root`: the project root."""
+    `defaults`: what a bare `toolgen generate` uses for a new package (paths as seen from the
+    working directory); `root`: the project root; `recorded`: the mode the package on disk
+    records, which a bare generate would keep (advice only), so a mode that differs from
+    either is named."""
     words = [program, "generate"]
     if not _same(target.schemas, defaults.schemas):
         words += ["--schemas", shlex.quote(_shown(target.schemas, base, root))]
     if not _same(target.out, defaults.out):
         words += ["--out", shlex.quote(_shown(target.out, base, root))]
-    if target.keywords != defaults.keywords:
+    if target.keywords != defaults.keywords or (recorded and target.keywords != recorded):
         words += ["--keywords", target.keywords]
     if len(words) == 2 and has_make_target(root):
         # The Makefile is at the root: from a folder below it, make is told where it is.

@@ -135,7 +135,8 @@ def test_2_no_package_and_no_declarations_does_not_advise_generate(
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "other"\n', "utf-8")
     monkeypatch.chdir(tmp_path)
     expected = (
-        "error: generated: the package folder does not exist (from the default, generated); no declarations to generate it from either "
+        "error: generated: the package folder does not exist (from the default, generated); "
+        "no declarations to generate it from either "
         f"(tool_schemas: not found; project root {tmp_path}, {tmp_path}/pyproject.toml); "
         "run inside a toolgen project, or give --package DIR\n"
     )

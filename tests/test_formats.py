@@ -107,15 +107,23 @@ def test_a_schema_error_points_inside_the_listing(tmp_path: Path) -> None:
 
 def test_a_warning_inside_a_listing_names_its_tool(tmp_path: Path) -> None:
     listing = mcp_listing(3)
-    listing["tools"][1]["inputSchema"] = {"type": "object", "properties": {"x": {"type": "string", "default": ""}}}
+    listing["tools"][1]["inputSchema"] = {
+        "type": "object",
+        "properties": {"x": {"type": "string", "default": ""}},
+    }
     schemas = tmp_path / "schemas"
     schemas.mkdir()
     write(schemas, "server.json", listing)
-    write(schemas, "single.json", {"name": "s", "inputSchema": {"type": "object", "properties": {"y": {"format": "uri"}}}})
+    write(
+        schemas,
+        "single.json",
+        {"name": "s", "inputSchema": {"type": "object", "properties": {"y": {"format": "uri"}}}},
+    )
     result = CliRunner().invoke(main, ["generate", "--schemas", str(schemas), "--out", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines() == [
-        "warning: server.json: tool t1: /tools/1/inputSchema: not enforced: /tools/1/inputSchema/properties/x: default",
+        "warning: server.json: tool t1: /tools/1/inputSchema: not enforced: "
+        "/tools/1/inputSchema/properties/x: default",
         "warning: single.json: /inputSchema: not enforced: /inputSchema/properties/y: format",
     ]
 
