@@ -85,6 +85,7 @@ def _cli_generate(project: Path, jobs: str) -> Path:
     only for the project's own default folders, so the copy must have them too."""
     project.mkdir()
     shutil.copyfile(ROOT / "pyproject.toml", project / "pyproject.toml")
+    shutil.copyfile(ROOT / "Makefile", project / "Makefile")  # its `generate` target: `make generate`
     shutil.copytree(ROOT / "tool_schemas", project / "tool_schemas")
     env = dict(os.environ, TOOLGEN_JOBS=jobs, PYTHONPATH=str(ROOT))
     done = subprocess.run(
