@@ -298,10 +298,12 @@ def _summary(todo: Plan, result: Build, seconds: float) -> str:
     written = set(todo.changed + todo.missing)
     changed = sum(1 for tool in result.tools if written.intersection(tool.files))
     package = len(written & _SUPPORT_FILES)
+    # A removed tool leaves two orphans, its validator and its declaration module.
+    removed = {name.removesuffix(".py").removesuffix("_declaration") for name in todo.orphans}
     extra = f" (+{package} package file{'s' if package != 1 else ''})" if package else ""
     return (
         f"{len(result.tools)} tools: {changed} changed, {len(result.tools) - changed} unchanged, "
-        f"{len(todo.orphans)} removed{extra} in {seconds:.1f}s"
+        f"{len(removed)} removed{extra} in {seconds:.1f}s"
     )
 
 
