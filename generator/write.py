@@ -126,6 +126,8 @@ class Staging:
         elif not is_generated(target):
             self._changed.append(name)
             self._foreign.append(name)
+            if not self.write:
+                self._texts[name] = content  # --check shows what would replace it
             return
         elif _same(target, data):
             return
