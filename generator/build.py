@@ -46,6 +46,7 @@ from generator.load import (
     schema_files,
 )
 from generator.lower import lower, lower_extended
+from generator.names import module_name
 from generator.plan import plan, plan_extended
 from generator.render import (
     EXTENDED,
@@ -386,9 +387,13 @@ def _recorded(trusted: dict[str, hdr.Header], command: str) -> dict[str, list[En
         ):
             continue
         try:
-            tool = ast.literal_eval(fields["Tool"])
-            notices = ast.literal_eval(fields.get("Warnings", "()"))
+            tool = hdr.str_literal(fields["Tool"])
+            notices = ast.literal_eval(fields["Warnings"]) if "Warnings" in fields else ()
         except (ValueError, SyntaxError):
+            continue
+        # A module's name is made from its tool's name (generator/names.py): a header naming
+        # another tool was edited, and the file's declarations are read instead.
+        if not isinstance(tool, str) or module_name(tool) != module:
             continue
         listed = "Position" in fields
         entry = Entry(

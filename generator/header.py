@@ -151,7 +151,7 @@ def parse(text: str) -> Parsed | None:
         return None
     extra = tuple((k, v) for k, v in fields.items() if k not in ("Source", "Source sha256", "Body sha256"))
     try:
-        source = ast.literal_eval(fields["Source"])
+        source = str_literal(fields["Source"])
     except (ValueError, SyntaxError):
         return None
     if not isinstance(source, str):
@@ -159,6 +159,18 @@ def parse(text: str) -> Parsed | None:
     if _header(source, fields["Source sha256"], fields["Body sha256"], extra, command) != text[:position]:
         return None
     return Parsed(fields, source, body, text, command)
+
+
+def str_literal(text: str) -> object:
+    """The value of a literal a header holds (repr of a str, mostly): without compiling it when
+    it is a quoted str with no escape in it, as nearly every name is; that runs for every
+    generated file of every run. (A header is also compared with the one it would be
+    written as, so a wrong reading here could only make a file be rendered again.)"""
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"" and "\\" not in text:
+        inner = text[1:-1]
+        if text[0] not in inner:
+            return inner
+    return ast.literal_eval(text)
 
 
 def package_digest(bodies: Iterable[tuple[str, str]]) -> str:

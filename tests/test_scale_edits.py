@@ -161,3 +161,20 @@ def test_a_refused_declaration_writes_nothing_not_even_a_temp_file(tmp_path: Pat
     assert strict.exit_code != 0 and "nothing written" in strict.output
     assert not missing.exists()
     assert generate(schemas, out, "--strict").exit_code != 0 and tree(out) == before
+
+
+def test_a_header_naming_another_tool_is_not_believed(tmp_path: Path) -> None:
+    schemas = tmp_path / "schemas"
+    schemas.mkdir()
+    for name in TOOLS:
+        shutil.copyfile(ROOT / "tool_schemas" / name, schemas / name)
+    out = tmp_path / "pkg"
+    assert generate(schemas, out).exit_code == 0
+    expected = tree(out)
+    declaration = out / f"{module_name('Read')}_declaration.py"
+    text = declaration.read_text("utf-8")
+    declaration.write_text(text.replace("# Tool: 'Read'\n", "# Tool: 'Raed'\n"), "utf-8")
+    done = generate(schemas, out)
+    assert done.exit_code == 0, done.output
+    assert "Raed" not in generate(schemas, out, "--check").output
+    assert tree(out) == expected
