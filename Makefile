@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 COMPILE_STAMP := $(VENV)/.installed-compile
 
-.PHONY: setup generate check lint test dist-check spark-check bench coverage scale gencost compile clean-compiled test-compiled clean
+.PHONY: setup generate check lint test dist-check spark-check bench coverage scale gencost gencost-scale compile clean-compiled test-compiled clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +58,9 @@ coverage: setup  ## real-tools declarations: share of properties enforced per mo
 
 gencost: setup  ## generation cost (25 tools, 1,000 BFCL tools, 300 real: cold vs black, no-op, --check, one change), import time
 	$(BIN)/python -m benchmarks.gencost
+
+gencost-scale: setup  ## issue 22 in one run: 300 vs 3,000 tools (SCALE_SIZES=300,3000,10000 adds 10,000): cold, per tool, peak RSS, one edit
+	$(BIN)/python -m benchmarks.scale
 
 compile: $(COMPILE_STAMP)  ## optional: mypyc-compile generated/ in place (needs a C compiler)
 	$(BIN)/python -m generator.compile generated

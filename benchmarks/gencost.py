@@ -59,8 +59,8 @@ def convert(schema: Any) -> Any:
     return out
 
 
-def bfcl_declarations(limit: int) -> list[dict[str, Any]]:
-    """Up to `limit` BFCL functions with distinct names, as OpenAI function-tool declarations."""
+def bfcl_declarations(limit: int | None) -> list[dict[str, Any]]:
+    """`limit` BFCL functions with distinct names (None: all), as OpenAI function-tool declarations."""
     found: dict[str, dict[str, Any]] = {}
     for line in BFCL.read_text(encoding="utf-8").splitlines():
         function = json.loads(line)
@@ -79,6 +79,8 @@ def bfcl_declarations(limit: int) -> list[dict[str, Any]]:
     # The files come by category (live_multiple's large schemas first): shuffled, every
     # prefix has the same mix, so per-tool costs of different sizes compare.
     random.Random(4).shuffle(declarations)
+    if limit is None:
+        return declarations
     if len(declarations) < limit:
         raise SystemExit(f"BFCL has {len(declarations)} distinct functions, {limit} asked")
     return declarations[:limit]

@@ -1,23 +1,33 @@
-"""The pipeline, in memory: load -> check -> lower -> plan -> render -> format, plus headers.
+"""The pipeline: load -> check -> lower -> plan -> render -> format, plus headers.
 
-`build` returns every file the output package should hold; generator/write.py compares them
-with the disk and writes. With `reuse` (the output folder), a file already there is taken as
-it is, without rendering, when generator/header.py says it can be trusted: its header is
-intact and names the same source and sha256, its body matches the body sha256 in its header,
-and the package's `__init__.py` names this generator's fingerprint and the digest of exactly
-the files on disk. Anything else is rendered again, so reuse never keeps a stale or edited file.
+`build` hands every file the output package should hold, in order, to a sink: in memory
+(Build.files) or generator/write.py's Staging, which compares each with the disk as it
+comes and streams the changed ones to temp files. With `reuse` (the output folder), a file
+already there is taken as it is, without rendering, when generator/header.py says it can be
+trusted: its header is intact and names the same source and sha256, its body matches the
+body sha256 in its header, and the package's `__init__.py` names this generator's
+fingerprint and the digest of exactly the files on disk. Anything else is rendered again, so
+reuse never keeps a stale or edited file. A declaration file whose bytes are the ones its
+modules' headers name is not even parsed: its tools' names, places and warnings are read
+back from the headers of their declaration modules (docs/scale.md).
 """
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import functools
 import hashlib
 import io
+import os
+import stat
 import tokenize
-from collections.abc import Callable, Iterable
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
+from typing import Protocol
 
 from generator import header as hdr
 from generator.check import check, check_extended
@@ -27,19 +37,24 @@ from generator.format import MODE, Formatter, format_source
 from generator.ir import ExtendedTool, ToolModule
 from generator.load import (
     Declaration,
+    declarations_in,
     display_name,
+    labeller,
     name_refusal,
     project_root,
-    read_declarations,
+    read_source,
     schema_files,
 )
 from generator.lower import lower, lower_extended
+from generator.names import module_name
 from generator.plan import plan, plan_extended
 from generator.render import (
     EXTENDED,
     SUPPORT,
     TEMPLATES,
     environment,
+    py_literal,
+    render_declaration,
     render_declarations,
     render_extended,
     render_init,
@@ -74,6 +89,7 @@ def _code(text: str) -> str:
 KEYWORDS = ("subset", "extended")  # extended.md E1; the first is the default
 
 
+@functools.cache
 def fingerprint(keywords: str = "subset") -> str:
     """What decides a file's bytes besides its source: the keyword mode (extended.md E1), the
     output stages' code (comments left out), every template, black's version and mode."""
@@ -86,138 +102,336 @@ def fingerprint(keywords: str = "subset") -> str:
     return digest.hexdigest()[:16]
 
 
+DECLARATION = "_declaration"  # `<module>_declaration.py`: one tool's declaration
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One accepted tool, as pass 1 leaves it: what the index and the headers need, no IR."""
+
+    tool: str
+    module: str
+    source: str  # its file, as headers name it
+    source_sha: str
+    position: int  # among the tools of its file, from 0
+    listed: bool  # one of many tools in its file
+    notices: tuple[Notice, ...]
+    reused: bool  # its files are taken from the disk as they are
+
+    @property
+    def files(self) -> tuple[str, str]:
+        return f"{self.module}.py", f"{self.module}{DECLARATION}.py"
+
+
+class Sink(Protocol):
+    """Where build() puts the package's files, in order, as they come."""
+
+    def put(self, name: str, text: str) -> None: ...
+
+    def keep(self, name: str) -> None: ...  # reused: the file on disk is what it should be
+
+
 @dataclass(frozen=True)
 class Build:
-    files: dict[str, str]  # file name inside the package -> its whole text
-    tools: tuple[ToolModule | ExtendedTool, ...]
+    files: dict[str, str]  # file name inside the package -> its whole text (empty with a sink)
+    tools: tuple[Entry, ...]
     warnings: tuple[Notice, ...]
     rendered: tuple[str, ...] = ()  # the files rendered (not reused) by this build
 
 
+class _Collect:
+    """The in-memory sink: every file's text (a reused one read back from `out`)."""
+
+    def __init__(self, out: Path | None) -> None:
+        self.out = out
+        self.files: dict[str, str] = {}
+
+    def put(self, name: str, text: str) -> None:
+        self.files[name] = text
+
+    def keep(self, name: str) -> None:
+        assert self.out is not None
+        self.files[name] = (self.out / name).read_bytes().decode("utf-8")
+
+
 def build(
-    schemas_dir: Path, reuse: Path | None = None, keywords: str = "subset", command: str | None = None
+    schemas_dir: Path,
+    reuse: Path | None = None,
+    keywords: str = "subset",
+    command: str | None = None,
+    sink: Sink | None = None,
 ) -> Build:
     """Everything the output package should contain; raises DeclarationError on bad input.
 
     `keywords` is the mode of extended.md E1: "subset" (validation.md) or "extended".
     `command`, which every header names, regenerates the package (generator/command.py); by
-    default the one for `reuse` (else generated/) as a project without [tool.toolgen] has it."""
+    default the one for `reuse` (else generated/) as a project without [tool.toolgen] has it.
+    Two passes: the first reads, checks and lowers every declaration whose file changed and
+    keeps only names, hashes and warnings, so a refusal is raised before anything is
+    rendered or written; the second renders and formats the changed tools one by one and
+    hands each file to `sink` as soon as it is formatted (with a sink, Build.files is
+    empty: the run holds hashes, not texts)."""
     if keywords not in KEYWORDS:
         raise ValueError(f"unknown keyword mode {keywords!r}")
     if command is None:
         root = project_root(Path.cwd().resolve())
         target = Target(schemas_dir, reuse if reuse is not None else BUILT_IN.out, keywords)
         command = regenerate_command(target, BUILT_IN, root, root)
-    declarations, tools, warnings = _accepted(schemas_dir, keywords == "extended")
     extended = keywords == "extended"
     current = fingerprint(keywords)
     trusted = _trusted(reuse, current) if reuse is not None else {}
+    entries, warnings, sources = _accepted(schemas_dir, extended, trusted, command)
+    collect = _Collect(reuse) if sink is None else None
+    out = sink if sink is not None else collect
+    assert out is not None
+    rendered = _emit(entries, sources, trusted, command, keywords, display_name(schemas_dir), out)
+    return Build(collect.files if collect is not None else {}, tuple(entries), tuple(warnings), rendered)
+
+
+def _emit(
+    entries: list[Entry],
+    sources: dict[str, bytes],
+    trusted: dict[str, hdr.Header],
+    command: str,
+    keywords: str,
+    index_source: str,
+    sink: Sink,
+) -> tuple[str, ...]:
+    """Pass 2: every file of the package to `sink`, in order, rendering only what changed."""
+    extended = keywords == "extended"
     env = environment()
-    files: dict[str, str] = {}
+    bodies: dict[str, str] = {}  # file name -> body sha256, for the package digest
     rendered: list[str] = []
-    # Each file to render is handed to the formatter as soon as it is rendered: with a
-    # process pool, black runs while the next files are rendered (generator/format.py).
+    # Each file to render goes to the formatter as soon as it is rendered (with a process
+    # pool, black runs while the next files are rendered), and each formatted file to the
+    # sink as soon as it is back, in order: at most a window of texts is held at a time.
     formatter = Formatter()
-    pending: list[tuple[str, str, str]] = []  # (file name, source label, source sha256)
+    waiting: deque[tuple[str, str, str, tuple[tuple[str, str], ...]] | tuple[str, None, None, None]] = deque()
 
-    def place(name: str, source: str, source_sha: str, body: str | Callable[[], str]) -> None:
+    def drain(results: Iterator[str]) -> None:
+        for text in results:
+            while waiting[0][1] is None:
+                sink.keep(waiting.popleft()[0])
+            name, source, source_sha, extra = waiting.popleft()
+            assert source is not None and source_sha is not None and extra is not None
+            whole = hdr.with_header(source, source_sha, text, extra, command)
+            bodies[name] = hdr.sha256(text)
+            sink.put(name, whole)
+        while waiting and waiting[0][1] is None:
+            sink.keep(waiting.popleft()[0])
+
+    def place(
+        name: str,
+        source: str,
+        source_sha: str,
+        body: str | Callable[[], str],
+        extra: tuple[tuple[str, str], ...] = (),
+    ) -> None:
         found = trusted.get(name)
-        if (
-            found is not None
-            and found.fields["Source sha256"] == source_sha
-            and found.source == source
-            and found.command == command
-        ):
-            files[name] = found.text
-            return
-        files[name] = ""  # keeps the file order; filled in once formatted
-        formatter.submit(name, body() if callable(body) else body)
-        pending.append((name, source, source_sha))
-        rendered.append(name)
+        if found is not None and found.matches(source, source_sha, command, extra):
+            bodies[name] = found.body_sha256
+            waiting.append((name, None, None, None))
+        else:
+            formatter.submit(name, body() if callable(body) else body)
+            waiting.append((name, source, source_sha, extra))
+            rendered.append(name)
+        drain(formatter.ready())
 
-    label = display_name(schemas_dir)
-    # The largest file first, so that it does not start last and leave the other cores idle.
-    place(
-        "_declarations.py",
-        label,
-        _digest((d.name, d.sha256) for d in declarations),
-        lambda: render_declarations(env, declarations),
-    )
-    for tool in tools:
+    try:
+        current: tuple[str, list[Declaration]] = ("", [])
+        for entry in entries:
+            if entry.reused:  # pass 1 found both files on disk, naming this very source
+                for name in entry.files:
+                    bodies[name] = trusted[name].body_sha256
+                    waiting.append((name, None, None, None))
+                drain(formatter.ready())
+                continue
+            if current[0] != entry.source:  # pass 1 kept the bytes of each changed file
+                current = (entry.source, declarations_in(sources[entry.source], entry.source))
+            declaration = current[1][entry.position]
 
-        def body(tool: ToolModule | ExtendedTool = tool) -> str:
-            if isinstance(tool, ExtendedTool):
-                return render_extended(env, plan_extended(tool))
-            return render_tool(env, plan(tool))
+            def body(declaration: Declaration = declaration) -> str:
+                if extended:
+                    graph, checked = check_extended(declaration)
+                    return render_extended(env, plan_extended(lower_extended(declaration, graph, checked)))
+                return render_tool(env, plan(lower(declaration, check(declaration))))
 
-        place(f"{tool.module}.py", tool.source_file, tool.sha256, body)
-    support = SUPPORT.read_bytes()
-    support_sha = hashlib.sha256(support).hexdigest()
-    place("_support.py", "templates/_support.py", support_sha, support.decode("utf-8"))
-    if extended:
-        engine = EXTENDED.read_bytes()
+            def served(declaration: Declaration = declaration) -> str:
+                return render_declaration(env, declaration)
+
+            tool_file, declaration_file = entry.files
+            place(tool_file, entry.source, entry.source_sha, body)
+            place(declaration_file, entry.source, entry.source_sha, served, _declaration_fields(entry))
+        support = SUPPORT.read_bytes()
         place(
-            "_extended.py",
-            "templates/_extended.py",
-            hashlib.sha256(engine).hexdigest(),
-            engine.decode("utf-8"),
+            "_support.py",
+            "templates/_support.py",
+            hashlib.sha256(support).hexdigest(),
+            support.decode("utf-8"),
         )
-    for (name, source, source_sha), text in zip(pending, formatter.results(), strict=True):
-        files[name] = hdr.with_header(source, source_sha, text, command=command)
-    order = [*(f"{t.module}.py" for t in tools), "_support.py", *(["_extended.py"] if extended else [])]
-    files = {name: files[name] for name in [*order, "_declarations.py"]}
-    bodies = [(name, hdr.sha256(hdr.split(text)[1])) for name, text in files.items()]
-    init_body = format_source("__init__.py", render_init(env, {t.tool: t.module for t in tools}, keywords))
-    files["__init__.py"] = hdr.with_header(
-        label,
-        _digest((t.module, t.sha256) for t in tools),
-        init_body,
-        (("Generator", current), ("Package sha256", hdr.package_digest(bodies))),
-        command,
+        if extended:
+            engine = EXTENDED.read_bytes()
+            place(
+                "_extended.py",
+                "templates/_extended.py",
+                hashlib.sha256(engine).hexdigest(),
+                engine.decode("utf-8"),
+            )
+        modules = {e.tool: e.module for e in entries}
+        index_sha = _digest(modules.items())
+        place("_declarations.py", index_source, index_sha, lambda: render_declarations(env, modules))
+        drain(formatter.finish())
+    finally:
+        formatter.close()
+    init_body = format_source("__init__.py", render_init(env, keywords))
+    sink.put(
+        "__init__.py",
+        hdr.with_header(
+            index_source,
+            _digest((e.module, e.source_sha) for e in entries),
+            init_body,
+            (("Generator", fingerprint(keywords)), ("Package sha256", hdr.package_digest(bodies.items()))),
+            command,
+        ),
     )
     rendered.append("__init__.py")
-    return Build(files, tuple(tools), tuple(warnings), tuple(rendered))
+    return tuple(rendered)
+
+
+def _declaration_fields(entry: Entry) -> tuple[tuple[str, str], ...]:
+    """The header fields of a declaration module past its source: enough to take the tool
+    back from the disk without reading its declaration (name, place in its file, warnings)."""
+    fields = [("Tool", py_literal(entry.tool))]
+    if entry.listed:
+        fields.append(("Position", str(entry.position)))
+    if entry.notices:
+        notices = tuple((n.pointer, n.kind, n.reason, n.keywords) for n in entry.notices)
+        fields.append(("Warnings", py_literal(notices)))
+    return tuple(fields)
 
 
 def _accepted(
-    schemas_dir: Path, extended: bool
-) -> tuple[list[Declaration], list[ToolModule | ExtendedTool], list[Notice]]:
-    """Every declaration, checked and lowered; raises every refusal of the run at once.
+    schemas_dir: Path, extended: bool, trusted: dict[str, hdr.Header], command: str
+) -> tuple[list[Entry], list[Notice], dict[str, bytes]]:
+    """Pass 1: every tool, checked and lowered where its file changed, else taken from the
+    package on disk; raises every refusal of the run at once.
 
     One refusal per file that cannot be read as declarations, else one per refused tool
-    (its first: what the checker finds past it may only follow from it), in file order."""
-    declarations: list[Declaration] = []
-    tools: list[ToolModule | ExtendedTool] = []
+    (its first: what the checker finds past it may only follow from it), in file order.
+    Returns the tools, the warnings and the bytes of each changed file (for pass 2)."""
+    entries: list[Entry] = []
     warnings: list[Notice] = []
+    sources: dict[str, bytes] = {}
     refusals: list[DeclarationError] = []
     names: dict[str, Declaration] = {}
     modules: dict[str, str] = {}
+    recorded = _recorded(trusted, command)
+    label = labeller()
     for path in schema_files(schemas_dir):
+        file = label(path)
         try:
-            found = read_declarations(path)
+            data = read_source(path, file)
         except DeclarationError as exc:
             refusals.append(exc)
             continue
-        for declaration in found:
+        sha = hashlib.sha256(data).hexdigest()
+        kept = _kept(recorded.get(file, ()), sha, names, modules)
+        if kept is not None:
+            for entry in kept:
+                names[entry.tool] = Declaration(file, sha, entry.tool, None, None)
+                modules[entry.module] = file
+                warnings.extend(entry.notices)
+            entries.extend(kept)
+            continue
+        try:
+            found = declarations_in(data, file)
+        except DeclarationError as exc:
+            refusals.append(exc)
+            continue
+        sources[file] = data
+        for position, declaration in enumerate(found):
             named = declaration.name if declaration.listed else ""
             try:
-                tool, notices = _lowered(declaration, extended, names, modules)
+                module, notices = _lowered(declaration, extended, names, modules)
             except DeclarationError as exc:
                 refusals.append(exc.of_tool(named))
                 continue
-            declarations.append(declaration)
-            tools.append(tool)
-            warnings.extend(dataclasses.replace(n, tool=named) for n in notices)
+            notices = tuple(dataclasses.replace(n, tool=named) for n in notices)
+            warnings.extend(notices)
+            entries.append(
+                Entry(declaration.name, module, file, sha, position, declaration.listed, notices, False)
+            )
     if len(refusals) == 1:
         raise refusals[0]
     if refusals:
         raise Refusals(refusals)
-    return declarations, tools, warnings
+    return entries, warnings, sources
+
+
+def _recorded(trusted: dict[str, hdr.Header], command: str) -> dict[str, list[Entry]]:
+    """The tools of the package on disk by source file, from their declaration modules'
+    headers (each with its validator module beside it), in file order."""
+    found: dict[str, list[Entry]] = {}
+    for name, header in trusted.items():
+        if not name.endswith(f"{DECLARATION}.py") or header.command != command:
+            continue
+        module = name[: -len(f"{DECLARATION}.py")]
+        validator = trusted.get(f"{module}.py")
+        fields = header.fields
+        if (
+            validator is None
+            or "Tool" not in fields
+            or validator.fields["Source sha256"] != fields["Source sha256"]
+            or validator.source != header.source
+            or validator.command != command
+        ):
+            continue
+        try:
+            tool = hdr.str_literal(fields["Tool"])
+            notices = ast.literal_eval(fields["Warnings"]) if "Warnings" in fields else ()
+        except (ValueError, SyntaxError):
+            continue
+        # A module's name is made from its tool's name (generator/names.py): a header naming
+        # another tool was edited, and the file's declarations are read instead.
+        if not isinstance(tool, str) or module_name(tool) != module:
+            continue
+        listed = "Position" in fields
+        entry = Entry(
+            tool,
+            module,
+            header.source,
+            fields["Source sha256"],
+            int(fields["Position"]) if listed else 0,
+            listed,
+            tuple(Notice(header.source, p, k, r, tuple(w), tool if listed else "") for p, k, r, w in notices),
+            True,
+        )
+        found.setdefault(header.source, []).append(entry)
+    for kept in found.values():
+        kept.sort(key=lambda e: e.position)
+    return found
+
+
+def _kept(
+    recorded: Sequence[Entry], sha: str, names: dict[str, Declaration], modules: dict[str, str]
+) -> list[Entry] | None:
+    """The tools of a file taken from the disk, or None when the file must be read: it
+    changed, or one of its names or modules is taken by an earlier file (reading it gives
+    the refusal its exact words)."""
+    if not recorded or any(e.source_sha != sha for e in recorded):
+        return None
+    if [e.position for e in recorded] != list(range(len(recorded))):
+        return None
+    if any(e.tool in names or e.module in modules for e in recorded):
+        return None
+    return list(recorded)
 
 
 def _lowered(
     declaration: Declaration, extended: bool, names: dict[str, Declaration], modules: dict[str, str]
-) -> tuple[ToolModule | ExtendedTool, tuple[Notice, ...]]:
+) -> tuple[str, tuple[Notice, ...]]:
+    """The module name of an accepted declaration and its warnings (the IR is dropped:
+    pass 2 lowers it again when it renders it, so a run never holds every tool's IR)."""
     refusal = name_refusal(names, declaration)
     if refusal is not None:
         raise refusal
@@ -233,7 +447,7 @@ def _lowered(
         raise DeclarationError(
             declaration.file, declaration.name_pointer, f"module name {tool.module} clashes with {clash}"
         )
-    return tool, checked.notices
+    return tool.module, checked.notices
 
 
 def module_body(declaration: Declaration) -> str:
@@ -252,36 +466,47 @@ def _digest(pairs: Iterable[tuple[str, str]]) -> str:
 def _read(path: Path) -> str | None:
     # Only a regular file can be reused: reading a FIFO in a module's place would hang, and
     # whatever else stands there is for write.py to refuse. Bytes, not text mode: a file
-    # with CRLF line endings must not read as the LF file it is not.
-    if path.is_symlink() or not path.is_file():
+    # with CRLF line endings must not read as the LF file it is not. One open (never
+    # following a symlink, never blocking) and one fstat: this runs for every file of the
+    # package on every run.
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
         return None
     try:
-        return path.read_bytes().decode("utf-8")
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as stream:
+            return stream.read().decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return None
+    finally:
+        os.close(fd)
 
 
-def _trusted(out: Path, current: str) -> dict[str, hdr.Parsed]:
-    """The files of `out` that may be reused as they are (see the module docstring)."""
+def _trusted(out: Path, current: str) -> dict[str, hdr.Header]:
+    """The files of `out` that may be reused as they are (see the module docstring): their
+    headers only, so that an edit of a large package does not hold its texts."""
     index = _read(out / "__init__.py")
     parsed_index = hdr.parse(index) if index is not None else None
     if parsed_index is None or parsed_index.fields.get("Generator") != current:
         return {}
-    found: dict[str, hdr.Parsed] = {}
-    for path in sorted(out.glob("*.py")):
-        if path.name == "__init__.py":
+    found: dict[str, hdr.Header] = {}
+    for name in sorted(n for n in os.listdir(out) if n.endswith(".py")):
+        if name == "__init__.py":
             continue
+        path = out / name
         text = _read(path)
         if text is None or not text.startswith(hdr.HEADER):
             continue
         parsed = hdr.parse(text)
         if parsed is None:
             return {}  # a generated file edited by hand: render everything again
-        found[path.name] = parsed
+        found[path.name] = parsed.header
     recorded = parsed_index.fields.get("Package sha256")
-    if recorded != hdr.package_digest((name, p.body_sha256) for name, p in found.items()):
+    if recorded != hdr.package_digest((name, h.body_sha256) for name, h in found.items()):
         return {}
     return found
 
 
-__all__ = ["Build", "Declaration", "build", "fingerprint", "module_body", "render_tool"]
+__all__ = ["Build", "Declaration", "Entry", "Sink", "build", "fingerprint", "module_body", "render_tool"]

@@ -11,6 +11,7 @@ import shlex
 import shutil
 import sys
 import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -23,7 +24,7 @@ from generator.errors import NOT_ENFORCED, DeclarationError, Notice
 from generator.load import project_root
 from generator.sources import stdio as stdio_source
 from generator.textui import coloured_diff
-from generator.write import OutputError, Plan, check_output_folder, diff, plan_locked, write_locked
+from generator.write import OutputError, Plan, Staging, check_output_folder, diff, locked
 
 if TYPE_CHECKING:
     from generator import snapshot as snapshot_module
@@ -221,21 +222,32 @@ def _generate(ctx: click.Context, options: Settings, check: bool, strict: bool, 
         check_output_folder(out, schemas)
         _importable(out)  # after the safety checks, whose reasons matter more
         # --check reuses too: a file is reused only when its bytes are what its header says
-        # and the package was written by this generator (generator/build.py).
-        result = build(schemas, reuse=out, keywords=options.keywords, command=_regenerate(options))
-        shown = [w for w in result.warnings if not _is_allowed(w, options.allow)]
-        for warning in shown:
-            click.echo(str(warning), err=True)
-        if len(shown) < len(result.warnings):
-            hidden = len(result.warnings) - len(shown)
-            kinds = ", ".join(sorted(options.allow))
-            click.echo(f"({hidden} warning(s) of the allowed kinds not shown: {kinds})", err=True)
-        if strict and shown:
-            _fail(f"{len(shown)} warning(s) under --strict; nothing written")
+        # and the package was written by this generator (generator/build.py). The lock is
+        # held from the first read of the package to the last write (shared for --check).
+        staging = Staging(out, write=not check)
+        with ExitStack() as stack:
+            if out.is_dir():
+                if check:
+                    stack.enter_context(locked(out, exclusive=False))
+                else:
+                    staging.begin()
+            stack.callback(staging.abort)  # temp files of a run that does not commit
+            result = build(
+                schemas, reuse=out, keywords=options.keywords, command=_regenerate(options), sink=staging
+            )
+            shown = [w for w in result.warnings if not _is_allowed(w, options.allow)]
+            for warning in shown:
+                click.echo(str(warning), err=True)
+            if len(shown) < len(result.warnings):
+                hidden = len(result.warnings) - len(shown)
+                kinds = ", ".join(sorted(options.allow))
+                click.echo(f"({hidden} warning(s) of the allowed kinds not shown: {kinds})", err=True)
+            if strict and shown:
+                _fail(f"{len(shown)} warning(s) under --strict; nothing written")
+            todo = staging.plan() if check else staging.commit()
         if check:
-            _report_drift(ctx, plan_locked(out, result.files), result, options, color)
+            _report_drift(ctx, todo, result, options, color)
             return
-        todo = write_locked(out, result.files)
     except DeclarationError as exc:
         _refused(exc)
     except OutputError as exc:
@@ -288,12 +300,14 @@ def _is_allowed(warning: Notice, allow: frozenset[str]) -> bool:
 def _summary(todo: Plan, result: Build, seconds: float) -> str:
     """`25 tools: 2 changed, 23 unchanged, 0 removed in 0.4s` (new tools count as changed)."""
     written = set(todo.changed + todo.missing)
-    changed = sum(1 for tool in result.tools if f"{tool.module}.py" in written)
+    changed = sum(1 for tool in result.tools if written.intersection(tool.files))
     package = len(written & _SUPPORT_FILES)
+    # A removed tool leaves two orphans, its validator and its declaration module.
+    removed = {name.removesuffix(".py").removesuffix("_declaration") for name in todo.orphans}
     extra = f" (+{package} package file{'s' if package != 1 else ''})" if package else ""
     return (
         f"{len(result.tools)} tools: {changed} changed, {len(result.tools) - changed} unchanged, "
-        f"{len(todo.orphans)} removed{extra} in {seconds:.1f}s"
+        f"{len(removed)} removed{extra} in {seconds:.1f}s"
     )
 
 

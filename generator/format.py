@@ -13,7 +13,8 @@ import multiprocessing
 import os
 import sys
 import threading
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -102,29 +103,36 @@ def _context() -> multiprocessing.context.BaseContext:
 
 class Formatter:
     """Formats a run's files while they are still being rendered: submit each one as soon as it
-    is rendered, then take `results()`, in submission order.
+    is rendered, and take the results in submission order with `ready()` (those done so far)
+    and `finish()` (the rest).
 
     Files are held back until there is enough work to pay for worker processes (at least
     PARALLEL_MIN_CHARS, more than one core); then a pool starts and formats them while the
     caller renders the next ones. A run that never gets there is formatted serially, here.
     Submit the largest file first when it is known, so that it does not start last.
     `workers` fixes the number of processes (1: serial) instead of deciding from the work.
+    Memory stays bounded: a file's source is dropped once its result is taken, and `ready()`
+    waits for the oldest file while more than WINDOW per worker are in flight.
     """
+
+    WINDOW = 8  # files in flight per worker: enough to keep each busy
 
     def __init__(self, workers: int | None = None) -> None:
         self._workers = workers
-        self._jobs: list[tuple[str, str]] = []
+        # (name, source, future) in submission order, not yet taken; no future: not sent.
+        self._queue: deque[tuple[str, str, Future[str] | None]] = deque()
         self._chars = 0
+        self._count = 0
         self._pool: ProcessPoolExecutor | None = None
-        self._futures: list[Future[str]] = []
+        self._processes = 1  # of the pool, once started
         self._serial = workers is not None and workers < 2
 
     def submit(self, name: str, source: str) -> None:
-        self._jobs.append((name, source))
+        self._count += 1
         self._chars += len(source)
-        if self._pool is not None:
-            self._futures.append(self._pool.submit(_format_job, (name, source)))
-        elif not self._serial and self._size(len(self._jobs)) > 1:
+        future = self._pool.submit(_format_job, (name, source)) if self._pool is not None else None
+        self._queue.append((name, source, future))
+        if self._pool is None and not self._serial and self._size(self._count) > 1:
             self._start()
 
     def _size(self, files: int) -> int:
@@ -140,24 +148,60 @@ class Formatter:
         except (OSError, ValueError):
             self._serial = True
             return
-        self._futures = [self._pool.submit(_format_job, job) for job in self._jobs]
+        self._processes = count
+        pool = self._pool
+        self._queue = deque(
+            (name, source, pool.submit(_format_job, (name, source))) for name, source, _ in self._queue
+        )
 
-    def results(self) -> list[str]:
-        """Every submitted file formatted, in submission order; RenderError for the first
-        (in that order) that does not parse. If the workers die, the rest is done here."""
-        if self._pool is None:
-            return [format_source(name, source) for name, source in self._jobs]
-        done: list[str | None] = [None] * len(self._jobs)
-        try:
-            for i, future in enumerate(self._futures):
-                try:
-                    done[i] = future.result()
-                except (BrokenProcessPool, OSError):
-                    break
-        finally:
+    def _take(self) -> str:
+        name, source, future = self._queue.popleft()
+        if future is not None:
+            try:
+                return future.result()
+            except (BrokenProcessPool, OSError):
+                self._stop()  # the workers died: the rest is done here
+        return format_source(name, source)
+
+    def _stop(self) -> None:
+        if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
-        return [text if text is not None else format_source(*self._jobs[i]) for i, text in enumerate(done)]
+        self._serial = True
+        self._queue = deque((name, source, None) for name, source, _ in self._queue)
+
+    def ready(self) -> Iterator[str]:
+        """The results that can be taken now, in submission order: with a pool, those done
+        (and the oldest, waited for, while too many are in flight); serially, every one."""
+        while self._queue:
+            future = self._queue[0][2]
+            if future is None and not self._serial:
+                return  # held back: a pool may still start
+            waiting = future is not None and not future.done()
+            if waiting and (self._pool is None or len(self._queue) <= self.WINDOW * self._processes):
+                return
+            yield self._take()
+
+    def finish(self) -> Iterator[str]:
+        """Every result not taken yet, in submission order; RenderError for the first (in that
+        order) that does not parse. The pool is shut down afterwards, whatever happens."""
+        self._serial = self._serial or self._pool is None
+        try:
+            while self._queue:
+                yield self._take()
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Stop the workers (also after an error); results not taken are dropped."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+        self._queue.clear()
+
+    def results(self) -> list[str]:
+        """Every submitted file formatted, in submission order (see `finish`)."""
+        return list(self.finish())
 
 
 def format_all(jobs: Sequence[tuple[str, str]], workers: int | None = None) -> list[str]:

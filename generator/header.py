@@ -47,9 +47,15 @@ def header(
     extra: tuple[tuple[str, str], ...] = (),
     command: str = MAKE,
 ) -> str:
+    return _header(source, source_sha256, sha256(body), extra, command)
+
+
+def _header(
+    source: str, source_sha256: str, body_sha256: str, extra: tuple[tuple[str, str], ...], command: str
+) -> str:
     lines = [first_line(command), f"# Source: {py_literal(source)}", f"# Source sha256: {source_sha256}"]
     lines += [f"# {name}: {value}" for name, value in extra]
-    lines.append(f"# Body sha256: {sha256(body)}")
+    lines.append(f"# Body sha256: {body_sha256}")
     return "\n".join(lines) + "\n"
 
 
@@ -64,6 +70,34 @@ def with_header(
 
 
 @dataclass(frozen=True)
+class Header:
+    """What reuse needs of a generated file: its header's fields, not its text."""
+
+    fields: dict[str, str]  # "Source sha256", "Body sha256", ...
+    source: str
+    command: str  # the one its first line names
+
+    @property
+    def body_sha256(self) -> str:
+        return self.fields["Body sha256"]
+
+    def matches(
+        self, source: str, source_sha256: str, command: str, extra: tuple[tuple[str, str], ...]
+    ) -> bool:
+        """Whether a file with this header is the one a run would write for this source."""
+        own = tuple((k, v) for k, v in self.fields.items() if k not in _OWN)
+        return (
+            self.fields["Source sha256"] == source_sha256
+            and self.source == source
+            and self.command == command
+            and own == extra
+        )
+
+
+_OWN = ("Source", "Source sha256", "Body sha256")
+
+
+@dataclass(frozen=True)
 class Parsed:
     fields: dict[str, str]  # "Source sha256", "Body sha256", ...
     source: str
@@ -74,6 +108,10 @@ class Parsed:
     @property
     def body_sha256(self) -> str:
         return self.fields["Body sha256"]
+
+    @property
+    def header(self) -> Header:
+        return Header(self.fields, self.source, self.command)
 
 
 def split(text: str) -> tuple[str, str]:
@@ -113,14 +151,26 @@ def parse(text: str) -> Parsed | None:
         return None
     extra = tuple((k, v) for k, v in fields.items() if k not in ("Source", "Source sha256", "Body sha256"))
     try:
-        source = ast.literal_eval(fields["Source"])
+        source = str_literal(fields["Source"])
     except (ValueError, SyntaxError):
         return None
     if not isinstance(source, str):
         return None
-    if header(source, fields["Source sha256"], body, extra, command) != text[:position]:
+    if _header(source, fields["Source sha256"], fields["Body sha256"], extra, command) != text[:position]:
         return None
     return Parsed(fields, source, body, text, command)
+
+
+def str_literal(text: str) -> object:
+    """The value of a literal a header holds (repr of a str, mostly): without compiling it when
+    it is a quoted str with no escape in it, as nearly every name is; that runs for every
+    generated file of every run. (A header is also compared with the one it would be
+    written as, so a wrong reading here could only make a file be rendered again.)"""
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"" and "\\" not in text:
+        inner = text[1:-1]
+        if text[0] not in inner:
+            return inner
+    return ast.literal_eval(text)
 
 
 def package_digest(bodies: Iterable[tuple[str, str]]) -> str:

@@ -7,6 +7,7 @@ import hashlib
 import json
 import math
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,12 +23,15 @@ from generator.shapes import NO_PARAMETERS, name_pointer, tools_in
 __all__ = [
     "NO_PARAMETERS",
     "Declaration",
+    "declarations_in",
     "display_name",
+    "labeller",
     "name_refusal",
     "project_root",
     "read_all",
     "read_declaration",
     "read_declarations",
+    "read_source",
     "schema_files",
 ]
 # Arrays and objects nested deeper than this are refused: lowering recurses about three frames
@@ -172,19 +176,25 @@ def _has_table(path: str, _mtime_ns: int, _size: int) -> bool:
 def display_name(path: Path) -> str:
     """How messages and headers name a source: relative to the project root when inside it
     (so the same run from any folder of the project writes the same bytes), else its name."""
-    try:
-        return path.resolve().relative_to(project_root(Path.cwd().resolve())).as_posix()
-    except ValueError:
-        return path.name
+    return labeller()(path)
 
 
 def read_declarations(path: Path) -> list[Declaration]:
     """Every tool declared in one file (shapes: generator/shapes.py), in the order written."""
     file = display_name(path)
+    return declarations_in(read_source(path, file), file)
+
+
+def read_source(path: Path, file: str) -> bytes:
+    """A declaration file's bytes; `file` names it in the refusal when it cannot be read."""
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except OSError as exc:
         raise DeclarationError(file, "", f"cannot read the file: {exc.strerror or exc}") from None
+
+
+def declarations_in(data: bytes, file: str) -> list[Declaration]:
+    """Every tool declared in one file's bytes, in the order written (`file` names it)."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -194,6 +204,27 @@ def read_declarations(path: Path) -> list[Declaration]:
         Declaration(file, digest, found.name, found.parameters, found.raw, found.pointer, found.listed)
         for found in tools_in(decode(text, file), file)
     ]
+
+
+def labeller(cwd: Path | None = None) -> Callable[[Path], str]:
+    """display_name with the project root found once: for runs over thousands of files."""
+    root = project_root((cwd or Path.cwd()).resolve())
+    folders: dict[Path, Path] = {}  # a folder -> its resolved path: resolved once, not per file
+
+    def label(path: Path) -> str:
+        if path.is_symlink():
+            resolved = path.resolve()
+        else:
+            folder = folders.get(path.parent)
+            if folder is None:
+                folder = folders[path.parent] = path.parent.resolve()
+            resolved = folder / path.name
+        try:
+            return resolved.relative_to(root).as_posix()
+        except ValueError:
+            return path.name
+
+    return label
 
 
 def read_declaration(path: Path) -> Declaration:

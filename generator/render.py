@@ -119,21 +119,25 @@ def support_module() -> ModuleType:
     return module
 
 
-def render_init(env: jinja2.Environment, modules: dict[str, str], keywords: str = "subset") -> str:
-    """`__init__.py`'s body, from tool name -> module name, and the keyword mode (E1)."""
-    return env.get_template("init.py.j2").render(modules=sorted(modules.items()), keywords=keywords)
+def render_init(env: jinja2.Environment, keywords: str = "subset") -> str:
+    """`__init__.py`'s body: the same for every package of a keyword mode (E1), so that it
+    does not grow with the catalogue; the tool table lives in `_declarations.py`."""
+    return env.get_template("init.py.j2").render(keywords=keywords)
 
 
-def render_declarations(env: jinja2.Environment, declarations: list[Any]) -> str:
-    """`_declarations.py`'s body: each tool's declaration in OpenAI and Anthropic form."""
-    ordered = sorted(declarations, key=lambda d: d.name)
-    tools = [
-        {
-            "name": d.name,
-            "description": describe(d.raw),
-            "parameters": d.parameters,
-            "strict": qualifies(d.parameters),
-        }
-        for d in ordered
-    ]
-    return env.get_template("declarations.py.j2").render(tools=tools)
+def render_declarations(env: jinja2.Environment, modules: dict[str, str]) -> str:
+    """`_declarations.py`'s body: tool name -> module, in name order, and the functions that
+    build the declarations asked for from the tools' declaration modules."""
+    return env.get_template("declarations.py.j2").render(modules=sorted(modules.items()))
+
+
+def render_declaration(env: jinja2.Environment, declaration: Any) -> str:
+    """`<module>_declaration.py`'s body: one tool's declaration as written, and whether
+    OpenAI strict mode accepts it as it is."""
+    tool = {
+        "name": declaration.name,
+        "description": describe(declaration.raw),
+        "parameters": declaration.parameters,
+        "strict": qualifies(declaration.parameters),
+    }
+    return env.get_template("declaration.py.j2").render(tool=tool)

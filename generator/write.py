@@ -1,13 +1,18 @@
 """Stage 7: compare the rendered package with the disk, then write only what changed.
 
-Nothing here runs until every file has been rendered and parsed. Writes are atomic (a temp
-file in the same folder, then rename), and only regular files carrying the generated header
-are ever overwritten or deleted. Planning and writing happen under an exclusive lock on the
+`Staging` takes the files as build() formats them: each is compared with the disk at once,
+and a changed one is written to a temp file in the output folder (generate) or kept for
+the diff (--check); the run holds hashes, not texts. Nothing is renamed into place until
+every file has been rendered and parsed: then each temp file replaces its file atomically,
+and only regular files carrying the generated header are ever overwritten or deleted. A run
+that fails or is killed before that leaves the old package whole (its temp files are
+removed, now or by the next run). Staging and writing happen under an exclusive lock on the
 output folder, so two generators never interleave their writes.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import errno
 import fcntl
@@ -16,7 +21,7 @@ import stat
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,7 +29,7 @@ from generator.header import HEADER as HEADER
 from generator.load import project_root
 
 # Written last (after every module it may name) and in this order; orphans go after them.
-_INDEX_FILES = ("_support.py", "__init__.py")
+_INDEX_FILES = ("_support.py", "_declarations.py", "__init__.py")
 _TEMP_SUFFIX = ".tmp"
 
 # Test seam: called with each path right after it has been atomically replaced or deleted.
@@ -34,7 +39,7 @@ AfterWrite = Callable[[Path], None]
 @dataclass(frozen=True)
 class Plan:
     out: Path
-    files: dict[str, str]  # file name -> content, everything the package should hold
+    files: dict[str, str]  # file name -> content: at least every changed or missing file
     changed: tuple[str, ...]  # exist with other content
     missing: tuple[str, ...]  # do not exist yet
     orphans: tuple[str, ...]  # generated modules no declaration produces any more
@@ -86,25 +91,152 @@ def check_output_folder(out: Path, schemas: Path, cwd: Path | None = None) -> No
         raise OutputError(f"{out}: the output folder must not be the project root {root} or above it")
 
 
+class Staging:
+    """A run's files as they come (build()'s sink): compared with the disk one by one.
+
+    With `write`, a changed file goes at once to a temp file beside its target (dot-name,
+    `.tmp`), under the exclusive lock taken on the first file; `commit` renames them into
+    place in write order and removes the orphans, `abort` removes them. Without, nothing is
+    written and the changed files' texts are kept for `plan`'s diff. Files reused as they
+    are on disk are only named (`keep`).
+    """
+
+    def __init__(self, out: Path, write: bool, after_write: AfterWrite | None = None) -> None:
+        self.out = out
+        self.write = write
+        self.after_write = after_write
+        self._names: set[str] = set()
+        self._texts: dict[str, str] = {}  # --check: the changed files' texts
+        self._temps: dict[str, Path] = {}  # generate: file name -> its temp file
+        self._changed: list[str] = []
+        self._missing: list[str] = []
+        self._foreign: list[str] = []
+        self._lock: ExitStack | None = None
+        self._created = False  # the folder did not exist before this run
+
+    def keep(self, name: str) -> None:
+        self._names.add(name)
+
+    def put(self, name: str, content: str) -> None:
+        self._names.add(name)
+        target = self.out / name
+        data = content.encode("utf-8")
+        if not _occupied(target):
+            self._missing.append(name)
+        elif not is_generated(target):
+            self._changed.append(name)
+            self._foreign.append(name)
+            if not self.write:
+                self._texts[name] = content  # --check shows what would replace it
+            return
+        elif _same(target, data):
+            return
+        else:
+            self._changed.append(name)
+        if self.write and not self._foreign:
+            self._temps[name] = self._temp(target, data)
+        elif not self.write:
+            self._texts[name] = content
+
+    def _temp(self, target: Path, data: bytes) -> Path:
+        if self._lock is None:
+            self.begin()
+        handle, temp = tempfile.mkstemp(dir=self.out, prefix=f".{target.name}.", suffix=_TEMP_SUFFIX)
+        try:
+            with os.fdopen(handle, "wb") as stream:
+                stream.write(data)
+                stream.flush()
+                os.fsync(stream.fileno())
+        except BaseException:
+            Path(temp).unlink(missing_ok=True)
+            raise
+        return Path(temp)
+
+    def begin(self) -> None:
+        """Create the folder, take the exclusive lock and remove a killed run's temp files."""
+        try:
+            self._created = not self.out.exists()
+            self.out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise OutputError(f"{self.out}: cannot create the output folder: {exc.strerror or exc}") from exc
+        stack = ExitStack()
+        stack.enter_context(locked(self.out))
+        self._lock = stack
+        _remove_stale_temps(self.out)
+
+    def plan(self) -> Plan:
+        """What differs from the disk (for --check, or once everything is staged)."""
+        orphans: list[str] = []
+        if self.out.is_dir():
+            orphans = sorted(
+                p.name for p in self.out.glob("*.py") if p.name not in self._names and is_generated(p)
+            )
+        return Plan(
+            self.out,
+            dict(self._texts),
+            tuple(sorted(self._changed)),
+            tuple(sorted(self._missing)),
+            tuple(orphans),
+            tuple(sorted(self._foreign)),
+        )
+
+    def commit(self) -> Plan:
+        """Every staged file into place, then the orphans removed: tool modules first, then
+        _support, _declarations and __init__ (the index never names a missing module)."""
+        try:
+            todo = self.plan()
+            if todo.foreign:
+                raise OutputError(
+                    f"{self.out}: refusing to overwrite files without the generated header: "
+                    + ", ".join(todo.foreign)
+                )
+            if todo.orphans and self._lock is None:
+                self.begin()
+            try:
+                for name in _write_order(todo):
+                    os.replace(self._temps.pop(name), self.out / name)
+                    if self.after_write is not None:
+                        self.after_write(self.out / name)
+                for name in todo.orphans:
+                    (self.out / name).unlink()
+                    if self.after_write is not None:
+                        self.after_write(self.out / name)
+            except OSError as exc:
+                raise OutputError(f"{self.out}: cannot write: {exc.strerror or exc}") from exc
+            return todo
+        finally:
+            self.abort()
+
+    def abort(self) -> None:
+        """Remove the temp files not renamed into place, and release the lock."""
+        for temp in self._temps.values():
+            temp.unlink(missing_ok=True)
+        self._temps.clear()
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
+        if self._created:  # a run that wrote nothing leaves no folder it made (after commit: not empty)
+            with suppress(OSError):
+                self.out.rmdir()
+            self._created = False
+
+
+def _same(target: Path, data: bytes) -> bool:
+    """Whether the file holds exactly these bytes (read only when the sizes agree)."""
+    try:
+        return os.stat(target).st_size == len(data) and target.read_bytes() == data
+    except OSError:
+        return False
+
+
 def plan(out: Path, files: dict[str, str]) -> Plan:
     if _occupied(out) and not out.is_dir():
         raise OutputError(f"{out}: the output path exists and is not a folder")
-    changed: list[str] = []
-    missing: list[str] = []
-    foreign: list[str] = []
+    staging = Staging(out, write=False)
     for name, content in sorted(files.items()):
-        target = out / name
-        if not _occupied(target):
-            missing.append(name)
-        elif not is_generated(target):
-            changed.append(name)
-            foreign.append(name)
-        elif target.read_bytes() != content.encode("utf-8"):
-            changed.append(name)
-    orphans: list[str] = []
-    if out.is_dir():
-        orphans = sorted(p.name for p in out.glob("*.py") if p.name not in files and is_generated(p))
-    return Plan(out, files, tuple(changed), tuple(missing), tuple(orphans), tuple(foreign))
+        staging.put(name, content)
+    todo = staging.plan()
+    return dataclasses.replace(todo, files=files)
 
 
 def diff(plan: Plan) -> str:
@@ -216,12 +348,13 @@ def plan_locked(out: Path, files: dict[str, str]) -> Plan:
 
 
 def write_locked(out: Path, files: dict[str, str], after_write: AfterWrite | None = None) -> Plan:
-    """Plan and apply under the exclusive lock: the disk read is the one the writes are based on."""
+    """Stage and commit under the exclusive lock: the disk read is the one the writes are based on."""
+    staging = Staging(out, write=True, after_write=after_write)
+    staging.begin()
     try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise OutputError(f"{out}: cannot create the output folder: {exc.strerror or exc}") from exc
-    with locked(out):
-        todo = plan(out, files)
-        apply(todo, after_write)
-    return todo
+        for name, content in sorted(files.items()):
+            staging.put(name, content)
+    except BaseException:
+        staging.abort()
+        raise
+    return staging.commit()

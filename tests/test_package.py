@@ -69,7 +69,8 @@ def test_package_works_after_being_copied_elsewhere_under_another_name(tmp_path:
     assert found["results"] == expected
     assert sum(message is not None for message, _ in expected) > len(CALLS) // 2
     assert all(Path(f).is_relative_to(target) for f in found["files"])
-    assert len(found["files"]) == 27  # __init__, _support and every tool module were loaded
+    # __init__, _support, _declarations (the tool table) and every tool module were loaded
+    assert len(found["files"]) == 28
 
 
 STDLIB_ONLY = """
@@ -92,7 +93,7 @@ def test_importing_generated_imports_no_third_party_module() -> None:
     stdlib = set(found["stdlib"])
     foreign = [m for m in found["new"] if m.split(".")[0] not in stdlib and m.split(".")[0] != "generated"]
     assert foreign == []
-    assert sum(m.startswith("generated.") for m in found["new"]) == 26
+    assert sum(m.startswith("generated.") for m in found["new"]) == 27  # _support, _declarations, 25 tools
 
 
 # ---------- no validator raises, none mutates its input ----------

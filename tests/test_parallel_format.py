@@ -19,7 +19,14 @@ from generator.format import RenderError, format_all, workers_for
 from generator.load import read_all
 from generator.lower import lower
 from generator.plan import plan
-from generator.render import SUPPORT, environment, render_declarations, render_init, render_tool
+from generator.render import (
+    SUPPORT,
+    environment,
+    render_declaration,
+    render_declarations,
+    render_init,
+    render_tool,
+)
 from tests.genpkg import ROOT
 
 
@@ -28,10 +35,13 @@ def _jobs() -> list[tuple[str, str]]:
     declarations = read_all(Path("tool_schemas"))
     tools = [lower(d, check(d)) for d in declarations]
     env = environment()
-    jobs = [(f"{tool.module}.py", render_tool(env, plan(tool))) for tool in tools]
+    jobs = []
+    for declaration, tool in zip(declarations, tools, strict=True):
+        jobs.append((f"{tool.module}.py", render_tool(env, plan(tool))))
+        jobs.append((f"{tool.module}_declaration.py", render_declaration(env, declaration)))
     jobs.append(("_support.py", SUPPORT.read_text("utf-8")))
-    jobs.append(("_declarations.py", render_declarations(env, declarations)))
-    jobs.append(("__init__.py", render_init(env, {t.tool: t.module for t in tools})))
+    jobs.append(("_declarations.py", render_declarations(env, {t.tool: t.module for t in tools})))
+    jobs.append(("__init__.py", render_init(env)))
     return jobs
 
 
@@ -51,7 +61,7 @@ def _checked_in_bodies() -> dict[str, str]:
 
 def test_pool_and_serial_give_the_checked_in_bytes_in_input_order(in_root: None) -> None:
     jobs = _jobs()
-    assert len(jobs) == 28 and workers_for(jobs) == min(format_stage.cores(), 28)
+    assert len(jobs) == 53 and workers_for(jobs) == min(format_stage.cores(), 53)
     serial = format_all(jobs, workers=1)
     pooled = format_all(jobs, workers=2)
     assert pooled == serial

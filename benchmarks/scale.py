@@ -1,0 +1,177 @@
+"""`make gencost-scale`: issue 22's figures, every one in one run (sizes: 300 vs 3,000 tools).
+
+For each size, BFCL declarations (tests/data/bfcl; past its distinct functions, renamed
+copies: `name_2`, `name_3`, ...), one file each:
+
+* a cold `generate` into a fresh folder: wall time, time per tool, and the peak RSS of the
+  largest process of the run (the CLI or one of its format workers, from `wait4`);
+* one declaration edited in place (its description), then `generate --check` (drift, exit 1)
+  and `generate`: each edit a different text, best of RUNS.
+
+Every run is a whole `python -m generator` process. The ratios against the smallest size
+are what issue 22 asks for: edits within 1.5x, peak RSS within 2x, time per tool within
+1.15x. `SCALE_SIZES=300,3000,10000 make gencost-scale` adds 10,000 tools (about 10 minutes
+more on 2 cores). Results go into benchmarks/RESULTS.md between the scale markers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from benchmarks.gencost import bfcl_declarations
+
+ROOT = Path(__file__).resolve().parent.parent
+RUNS = 2
+SIZES = (300, 3000)
+
+
+@dataclass(frozen=True)
+class Run:
+    seconds: float
+    peak_mb: float  # largest process of the run (the CLI or a worker), from wait4
+
+
+@dataclass(frozen=True)
+class Figures:
+    tools: int
+    cold: Run
+    edit_generate: float
+    edit_check: float
+
+
+def declarations(count: int) -> list[dict[str, Any]]:
+    """`count` declarations with distinct names: BFCL's, then renamed copies of them."""
+    base = bfcl_declarations(None)[:count]
+    found = list(base)
+    copy = 2
+    while len(found) < count:
+        for declaration in base[: count - len(found)]:
+            renamed = json.loads(json.dumps(declaration))
+            renamed["function"]["name"] = f"{declaration['function']['name']}_{copy}"
+            found.append(renamed)
+        copy += 1
+    return found
+
+
+def write_schemas(folder: Path, found: list[dict[str, Any]]) -> None:
+    folder.mkdir(parents=True)
+    for i, declaration in enumerate(found):
+        (folder / f"{i:05d}.json").write_text(json.dumps(declaration), encoding="utf-8")
+
+
+def run(schemas: Path, out: Path, *options: str, ok: tuple[int, ...] = (0,)) -> Run:
+    """One `python -m generator generate` process: wall time and the tree's peak RSS."""
+    env = dict(os.environ)
+    env.pop("TOOLGEN_JOBS", None)
+    command = [sys.executable, "-m", "generator", "generate", "--schemas", str(schemas), "--out", str(out)]
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        [*command, *options], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    assert process.stderr is not None
+    errors = process.stderr.read()
+    # wait4's ru_maxrss is the largest of the process and its waited-for children (KB).
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode not in ok:
+        raise SystemExit(
+            f"generate {' '.join(options)} exited {process.returncode}: {errors.decode()[-2000:]}"
+        )
+    return Run(seconds, usage.ru_maxrss / 1024)
+
+
+def measure(count: int, work: Path, runs: int = RUNS) -> Figures:
+    schemas = work / f"schemas{count}"
+    write_schemas(schemas, declarations(count))
+    out = work / f"out{count}"
+    cold = run(schemas, out)
+    edited = schemas / f"{count // 2:05d}.json"
+    original = json.loads(edited.read_text(encoding="utf-8"))
+    checks: list[float] = []
+    generates: list[float] = []
+    for r in range(runs):
+        changed = json.loads(json.dumps(original))
+        changed["function"]["description"] = f"{original['function'].get('description', '')} (edit {r})"
+        edited.write_text(json.dumps(changed), encoding="utf-8")
+        checks.append(run(schemas, out, "--check", ok=(1,)).seconds)
+        generates.append(run(schemas, out).seconds)
+    run(schemas, out, "--check")  # the edit left the package in sync
+    return Figures(count, cold, min(generates), min(checks))
+
+
+def table(figures: list[Figures]) -> list[str]:
+    base = figures[0]
+    rows = [
+        "| tools | cold generate | per tool | peak RSS | one declaration edited: `generate` | `--check` |",
+        "|---|---|---|---|---|---|",
+    ]
+    for f in figures:
+        per_tool = f.cold.seconds / f.tools
+        rows.append(
+            f"| {f.tools:,} | {f.cold.seconds:.1f} s | {per_tool * 1000:.1f} ms | {f.cold.peak_mb:.0f} MB | "
+            f"{f.edit_generate:.2f} s | {f.edit_check:.2f} s |"
+        )
+    rows += [
+        "",
+        f"Ratios to {base.tools:,} tools (wanted: edits <= 1.50x, peak RSS <= 2.00x, per tool <= 1.15x):",
+        "",
+    ]
+    rows += [
+        "| tools | edit `generate` | edit `--check` | peak RSS | cold time per tool |",
+        "|---|---|---|---|---|",
+    ]
+    base_per_tool = base.cold.seconds / base.tools
+    for f in figures[1:]:
+        rows.append(
+            f"| {f.tools:,} | {f.edit_generate / base.edit_generate:.2f}x "
+            f"| {f.edit_check / base.edit_check:.2f}x | {f.cold.peak_mb / base.cold.peak_mb:.2f}x "
+            f"| {f.cold.seconds / f.tools / base_per_tool:.2f}x |"
+        )
+    rows += [
+        "",
+        f"{os.cpu_count()} cores; every figure a whole process; edits best of {RUNS}; BFCL declarations "
+        f"(renamed copies past the {len(bfcl_declarations(None)):,} distinct ones).",
+    ]
+    return rows
+
+
+def sizes() -> tuple[int, ...]:
+    setting = os.environ.get("SCALE_SIZES", "")
+    found = tuple(int(s) for s in setting.split(",") if s.strip().isdigit())
+    return found or SIZES
+
+
+def write_section(body: str) -> None:
+    path = ROOT / "benchmarks" / "RESULTS.md"
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    begin, end = "<!-- scale:begin -->", "<!-- scale:end -->"
+    block = f"{begin}\n{body}\n{end}"
+    if begin in text and end in text:
+        text = text[: text.index(begin)] + block + text[text.index(end) + len(end) :]
+    else:
+        text = text + ("\n" if text else "") + block + "\n"
+    path.write_text(text, encoding="utf-8")
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory(prefix="toolgen-scale-") as tmp:
+        figures = []
+        for count in sizes():
+            figures.append(measure(count, Path(tmp)))
+            print(f"{count} tools measured", file=sys.stderr, flush=True)
+    lines = table(figures)
+    write_section("\n".join(lines))
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
