@@ -24,7 +24,7 @@ from generator.textui import coloured_diff
 from generator.write import OutputError, Plan, check_output_folder, diff, plan_locked, write_locked
 
 if TYPE_CHECKING:
-    from generator.readers import audit as audit_module
+    from generator.readers.auditrun import AuditRun
     from generator.readers.package import Package
 
 _PROGRESS_BYTES = 1 << 20  # files larger than this get a progress bar even off a terminal
@@ -533,51 +533,80 @@ def explain(tool: str, schemas: Path | None, keywords: str | None) -> None:
     "--json", "as_json", is_flag=True, help="Print the counts as one JSON object instead of tables."
 )
 @click.option(
+    "--suggest",
+    is_flag=True,
+    help="Also report what each repair kind (a compatibility rule one might adopt) would rescue "
+    "of the rejected calls.",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Replay in N processes.  [default: the cores this process may use, within TOOLGEN_JOBS]",
+)
+@click.option(
     "--progress/--no-progress",
     default=None,
     help="Show a progress bar. Default: on a terminal, or for files over 1 MB.",
 )
 @click.pass_context
 def audit(
-    ctx: click.Context, files: tuple[Path, ...], package: Path | None, as_json: bool, progress: bool | None
+    ctx: click.Context,
+    files: tuple[Path, ...],
+    package: Path | None,
+    as_json: bool,
+    suggest: bool,
+    jobs: int | None,
+    progress: bool | None,
 ) -> None:
     """Replay recorded tool calls through the validators, running nothing.
 
     Each FILE is JSON Lines: OpenAI tool_calls entries or assistant messages, Anthropic
     tool_use blocks or messages, {"name", "arguments"} objects, or lines written by the
-    run-time failure sink (runtime/failures.py). Reports how many calls would have been
-    rejected, by tool, by parameter (array positions merged as [*]) and by issue kind.
-    Lines that cannot be read are counted and listed. Exit 0 after a report; 2 when a file
-    or the package cannot be read.
+    run-time failure sink (runtime/failures.py); "-" is standard input, and gzip-compressed
+    input (a .jsonl.gz) is read as it is, both as streams. Reports how many calls would have
+    been rejected, by tool, by parameter (array positions merged as [*]) and by issue kind;
+    with --suggest, also how many rejected calls each repair kind would rescue. Lines that
+    cannot be read are counted and listed. Exit 0 after a report; 2 when a file or the
+    package cannot be read.
     """
+    from generator.pool import usable_workers
     from generator.readers import audit as audit_module
+    from generator.readers.auditrun import AuditRun, Replayer
 
     options = _settings(out=package)
     out = options.out
     loaded = _package(ctx, options)
-    result = audit_module.Audit()
-    for path in files:
-        try:
-            _audit_file(result, loaded, path, progress)
-        except OSError as exc:
-            _fail(f"{path.as_posix()}: {exc.strerror or exc}")
+    run = AuditRun(Replayer.load(out, suggest, loaded), out, jobs or usable_workers())
+    try:
+        for path in files:
+            _audit_file(run, path, progress)
+    finally:
+        result = run.finish()
+    result.misspelt = audit_module.misspelt(result, loaded.TOOL_NAMES)
     if as_json:
         click.echo(json.dumps(audit_module.as_json(result), indent=2, ensure_ascii=False))
     else:
         click.echo(audit_module.render(result, f"{out.as_posix()}/"))
 
 
-def _audit_file(result: audit_module.Audit, package: Package, path: Path, progress: bool | None) -> None:
-    from generator.readers import audit as audit_module
+def _audit_file(run: AuditRun, path: Path, progress: bool | None) -> None:
+    import zlib
 
-    size = path.stat().st_size
-    show = progress if progress is not None else sys.stderr.isatty() or size > _PROGRESS_BYTES
-    with path.open("rb") as stream:
-        if not show:
-            audit_module.audit_stream(result, package, path.as_posix(), stream, _ignore)
-            return
-        with click.progressbar(length=size, label=f"auditing {path.as_posix()}", file=sys.stderr) as bar:
-            audit_module.audit_stream(result, package, path.as_posix(), stream, bar.update)
+    from generator.readers.auditrun import opened
+
+    try:
+        with opened(path, sys.stdin.buffer) as source:
+            size = source.size
+            show = progress if progress is not None else sys.stderr.isatty() or (size or 0) > _PROGRESS_BYTES
+            if size is None or not show:
+                run.feed(source, _ignore)
+                return
+            with click.progressbar(length=size, label=f"auditing {source.name}", file=sys.stderr) as bar:
+                run.feed(source, bar.update)
+    except (OSError, EOFError, zlib.error) as exc:
+        _fail(f"{path.as_posix()}: {getattr(exc, 'strerror', None) or exc}")
 
 
 def _ignore(_: Any) -> None:
