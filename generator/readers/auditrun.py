@@ -98,7 +98,7 @@ class Replayer:
     @classmethod
     def load(cls, folder: Path, suggest: bool, package: Package | None = None) -> Replayer:
         loaded = package if package is not None else import_package(folder)
-        return cls(loaded, _schemas(loaded) if suggest else None)
+        return cls(loaded, package_schemas(loaded) if suggest else None)
 
     def replay(self, chunk: Chunk) -> Audit:
         part = Audit(repairs=Repairs() if self.schemas is not None else None)
@@ -106,7 +106,7 @@ class Replayer:
         return part
 
 
-def _schemas(package: Package) -> Mapping[str, Schema]:
+def package_schemas(package: Package) -> Mapping[str, Schema]:
     """Each validated tool's parameters schema, as the package serves it to the model."""
     tools: Callable[[], list[dict[str, Any]]] | None = getattr(package, "openai_tools", None)
     return declared_schemas(tools()) if tools is not None else {}

@@ -174,16 +174,23 @@ def _child(path: str, key: str) -> str:
 
 @dataclass
 class _Walk:
-    """One kind applied over a copy of the arguments, noting the parameters it repaired."""
+    """Kinds applied over a copy of the arguments, top down, noting the parameters repaired.
 
-    kind: str
+    At each place the value kinds are tried in KINDS order, then (on an object) its keys are
+    renamed and its nulls dropped, and the walk goes on below: so with every kind at once, a
+    single object sent for an array is wrapped and then its members repaired too.
+    """
+
+    kinds: tuple[str, ...]
     places: set[str] = field(default_factory=set)
 
     def run(self, value: Any, schema: Schema | None, path: str) -> Any:
         if schema is None:
             return value
-        repair = _VALUE_REPAIRS.get(self.kind)
-        if repair is not None:
+        for kind in self.kinds:
+            repair = _VALUE_REPAIRS.get(kind)
+            if repair is None:
+                continue
             try:
                 value = repair(value, schema)
                 self.places.add(path or _INPUT)
@@ -197,22 +204,22 @@ class _Walk:
         return value
 
     def _object(self, value: dict[str, Any], schema: Schema, path: str) -> dict[str, Any]:
-        if self.kind == RENAMED_PARAMETER:
+        if RENAMED_PARAMETER in self.kinds:
             renames = _renames(value, schema)
             for key, target in renames.items():
                 self.places.add(f"{_child(path, key)} -> {target}")
             value = {renames.get(key, key): member for key, member in value.items()}
-        elif self.kind == NULL_AS_MISSING:
+        if NULL_AS_MISSING in self.kinds:
             dropped = _dropped_nulls(value, schema)
             self.places.update(_child(path, key) for key in dropped)
             value = {key: member for key, member in value.items() if key not in dropped}
         return {key: self.run(member, schema.member(key), _child(path, key)) for key, member in value.items()}
 
 
-def repaired(kind: str, arguments: Any, schema: Schema) -> tuple[Any, frozenset[str]]:
-    """`arguments` with one kind applied wherever it applies (a new value: the given one is
-    never changed), and the parameters it was applied to, in audit's notation."""
-    walk = _Walk(kind)
+def repaired(kinds: tuple[str, ...], arguments: Any, schema: Schema) -> tuple[Any, frozenset[str]]:
+    """`arguments` with the kinds applied wherever they apply (a new value: the given one is
+    never changed), and the parameters they were applied to, in audit's notation."""
+    walk = _Walk(kinds)
     # The walk builds new containers wherever it goes; the copy keeps even the parts it
     # passes through unchanged from being shared with the recorded call.
     result = walk.run(copy.deepcopy(arguments), schema, "")
@@ -243,14 +250,12 @@ class Repairs:
             return
         alone = False
         for kind in KINDS:
-            fixed, places = repaired(kind, arguments, schema)
+            fixed, places = repaired((kind,), arguments, schema)
             if places and valid(fixed):
                 alone = True
                 self.rescued[kind] += 1
                 self.parameters.update((kind, tool, place) for place in places)
-        combined = arguments
-        for kind in KINDS:
-            combined, _ = repaired(kind, combined, schema)
+        combined, _ = repaired(KINDS, arguments, schema)
         # A call one kind rescues is rescued together too, even where another kind's repair
         # would spoil it (array-from-single wrapping the null null-as-missing would drop).
         if alone or valid(combined):
