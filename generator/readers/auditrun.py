@@ -132,6 +132,7 @@ class AuditRun:
     workers: int
     chunk_bytes: int = CHUNK_BYTES
     result: Audit = field(init=False)
+    pooled: bool = field(default=False, init=False)  # whether worker processes were started
     _pool: ProcessPoolExecutor | None = field(default=None, init=False)
     _in_flight: deque[tuple[Chunk, Future[Audit] | None]] = field(default_factory=deque, init=False)
     _serial: bool = field(init=False)
@@ -174,6 +175,7 @@ class AuditRun:
         except (OSError, ValueError):
             self._serial = True
             return
+        self.pooled = True
         self._in_flight = deque(
             (chunk, self._pool.submit(_replay_in_worker, chunk)) for chunk, _ in self._in_flight
         )
