@@ -12,8 +12,9 @@ package's own validator decides whether the repaired call is valid.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 JSON_TYPES: frozenset[str] = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
@@ -21,12 +22,17 @@ _UNIONS = ("anyOf", "oneOf")
 _MAX_REFS = 32  # a $ref chain longer than this is a cycle: treated as admitting anything
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Schema:
-    """A schema inside a declaration's parameters, with that root for its `$ref`s."""
+    """A schema inside a declaration's parameters, with that root for its `$ref`s. The answers
+    are computed once per schema (a Schema is built once per place, below its tool's)."""
 
     node: Any
     root: Any
+
+    @cached_property
+    def _resolved(self) -> Any:
+        return self.resolved()
 
     def resolved(self) -> Any:
         """The node with local `$ref`s followed (a missing or cyclic one: an empty schema)."""
@@ -42,7 +48,11 @@ class Schema:
 
     def branches(self) -> tuple[tuple[str, tuple[Schema, ...]], ...]:
         """The schema's combinators: ("anyOf", (branches...)), ..."""
-        node = self.resolved()
+        return self._branches
+
+    @cached_property
+    def _branches(self) -> tuple[tuple[str, tuple[Schema, ...]], ...]:
+        node = self._resolved
         if not isinstance(node, dict):
             return ()
         return tuple(
@@ -53,7 +63,11 @@ class Schema:
 
     def types(self) -> frozenset[str]:
         """The JSON types a value may have here; `number` admits integers too."""
-        node = self.resolved()
+        return self._types
+
+    @cached_property
+    def _types(self) -> frozenset[str]:
+        node = self._resolved
         if node is False:
             return frozenset()
         if not isinstance(node, dict):
@@ -78,7 +92,11 @@ class Schema:
 
     def string_enum(self) -> tuple[str, ...] | None:
         """The string members of the schema's `enum` (or `const`), or None when it has none."""
-        node = self.resolved()
+        return self._string_enum
+
+    @cached_property
+    def _string_enum(self) -> tuple[str, ...] | None:
+        node = self._resolved
         if isinstance(node, dict):
             members = node.get("enum", [node["const"]] if "const" in node else None)
             if isinstance(members, list):
@@ -90,17 +108,23 @@ class Schema:
                     return tuple(dict.fromkeys(found))
         return None
 
-    def objects(self) -> Iterator[dict[str, Any]]:
+    def objects(self) -> tuple[dict[str, Any], ...]:
         """The object schemas this schema is made of (itself, and its combinators' branches)."""
-        node = self.resolved()
-        if isinstance(node, dict):
-            yield node
-            for _, branches in self.branches():
-                for branch in branches:
-                    yield from branch.objects()
+        return self._objects
+
+    @cached_property
+    def _objects(self) -> tuple[dict[str, Any], ...]:
+        node = self._resolved
+        if not isinstance(node, dict):
+            return ()
+        return (node, *(o for _, branches in self.branches() for b in branches for o in b.objects()))
 
     def properties(self) -> dict[str, Schema]:
         """The declared members, first declaration of a name winning."""
+        return self._properties
+
+    @cached_property
+    def _properties(self) -> dict[str, Schema]:
         found: dict[str, Schema] = {}
         for node in self.objects():
             members = node.get("properties")
@@ -110,6 +134,10 @@ class Schema:
         return found
 
     def required(self) -> frozenset[str]:
+        return self._required
+
+    @cached_property
+    def _required(self) -> frozenset[str]:
         names: set[str] = set()
         for node in self.objects():
             if isinstance(node.get("required"), list):
@@ -118,13 +146,20 @@ class Schema:
 
     def closed(self) -> bool:
         """Members other than the declared ones are refused (`additionalProperties: false`)."""
+        return self._closed
+
+    @cached_property
+    def _closed(self) -> bool:
         return any(node.get("additionalProperties") is False for node in self.objects())
 
     def member(self, name: str) -> Schema | None:
         """The schema a member `name` is validated against, or None when nothing is known."""
         declared = self.properties().get(name)
-        if declared is not None:
-            return declared
+        return declared if declared is not None else self._extra
+
+    @cached_property
+    def _extra(self) -> Schema | None:
+        """The schema of members not declared (`additionalProperties` as a schema)."""
         for node in self.objects():
             extra = node.get("additionalProperties")
             if isinstance(extra, dict):
@@ -133,6 +168,10 @@ class Schema:
 
     def items(self) -> Schema | None:
         """The schema each element of an array is validated against (the single-schema form)."""
+        return self._items
+
+    @cached_property
+    def _items(self) -> Schema | None:
         for node in self.objects():
             if isinstance(node.get("items"), dict):
                 return self._at(node["items"])

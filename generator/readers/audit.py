@@ -75,6 +75,10 @@ def calls_in(value: Any) -> list[Call]:
         return [call for item in value for call in calls_in(item)]
     if not isinstance(value, dict):
         raise Unrecognised(f"expected an object or an array, found {_json_type(value)}")
+    if len(value) == 2 and "name" in value and "arguments" in value:
+        # The plainest shape, and the commonest in large logs: no other shape has only these
+        # two keys, so it is taken without trying the others.
+        return [_decoded(_name(value, "call"), value["arguments"])]
     for matches, extract in _SHAPES:
         if matches(value):
             return extract(value)
