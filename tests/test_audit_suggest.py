@@ -221,6 +221,12 @@ def test_renames_only_into_absent_properties_and_never_two_keys_into_one() -> No
         {"note": "x"},
         frozenset({"Note -> note"}),
     )
+    absent = {key: value for key, value in schema.items() if key != "additionalProperties"}
+    assert repaired(("renamed-parameter",), {"task_id": "1"}, Schema(absent, absent))[0] == {"taskId": "1"}
+    patterned = {**absent, "patternProperties": {"^x": {}}}
+    assert repaired(("renamed-parameter",), {"task_id": "1"}, Schema(patterned, patterned))[0] == {
+        "task_id": "1"
+    }
     open_schema = {**schema, "additionalProperties": True}
     assert repaired(("renamed-parameter",), {"task_id": "1"}, Schema(open_schema, open_schema))[0] == {
         "task_id": "1"

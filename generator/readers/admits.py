@@ -19,6 +19,21 @@ from typing import Any
 
 JSON_TYPES: frozenset[str] = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 _UNIONS = ("anyOf", "oneOf")
+_OBJECT_WORDS = frozenset({"properties", "required", "additionalProperties"})
+# Keywords that leave an object's undeclared keys unchecked (docs/rules.md, both modes).
+_OPEN_WORDS = frozenset(
+    {
+        "patternProperties",
+        "dependentSchemas",
+        "dependencies",
+        "if",
+        "then",
+        "else",
+        "unevaluatedProperties",
+        "$dynamicRef",
+        "$recursiveRef",
+    }
+)
 _MAX_REFS = 32  # a $ref chain longer than this is a cycle: treated as admitting anything
 
 
@@ -150,7 +165,16 @@ class Schema:
 
     @cached_property
     def _closed(self) -> bool:
-        return any(node.get("additionalProperties") is False for node in self.objects())
+        # The rules (docs/rules.md §2, E1-E4): an object-like schema refuses undeclared keys
+        # when `additionalProperties` is false or absent, unless a keyword that can admit keys
+        # the validator does not see is there.
+        nodes = self.objects()
+        object_like = any(_OBJECT_WORDS & node.keys() or _typed_object(node) for node in nodes)
+        opened = any(
+            _OPEN_WORDS & node.keys() or node.get("additionalProperties", False) is not False
+            for node in nodes
+        )
+        return object_like and not opened
 
     def member(self, name: str) -> Schema | None:
         """The schema a member `name` is validated against, or None when nothing is known."""
@@ -176,6 +200,11 @@ class Schema:
             if isinstance(node.get("items"), dict):
                 return self._at(node["items"])
         return None
+
+
+def _typed_object(node: Mapping[str, Any]) -> bool:
+    kind = node.get("type")
+    return kind == "object" or (isinstance(kind, list) and "object" in kind)
 
 
 def _own_types(node: Mapping[str, Any]) -> frozenset[str]:
