@@ -17,7 +17,9 @@ from pathlib import Path
 # Importable from a plain checkout, without installing the project.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import generated
 from runtime import ToolExecutor, run_anthropic_tool_use, run_openai_tool_call
+from runtime.builtins import register_file_tools, register_task_tools
 
 # (tool name, arguments exactly as the model wrote them)
 SCRIPT: list[tuple[str, str]] = [
@@ -37,7 +39,7 @@ SCRIPT: list[tuple[str, str]] = [
     ("TaskUpdate", '{"taskId": "1", "status": "done"}'),
     ("TaskList", "{}"),
     ("TaskList", "{not json"),
-    # Not built-ins: their schemas belong to someone else, so nothing here checks them.
+    # Not declared in the package: their schemas belong to someone else, so nothing here checks them.
     ("mcp__tracker__file_bug", "{}"),
     ("deploy", '{"region": 7}'),
 ]
@@ -76,7 +78,11 @@ def build_executor(work: Path, tasks: Path) -> ToolExecutor:
         print(f"    [PreToolUse] {tool}")
         return None
 
-    executor = ToolExecutor(work, tasks, permission, on_validation_failure=report)
+    # This repository's package and its own file and task tools; a project of yours passes its
+    # own package and binds its tools with register_declared (docs/agent.md).
+    executor = ToolExecutor(generated, permission=permission, on_validation_failure=report)
+    register_file_tools(executor, work)
+    register_task_tools(executor, tasks)
     executor.add_hook("PreToolUse", pre_tool_use)
     executor.register_mcp(
         "tracker", "file_bug", {"type": "object", "required": ["title"]}, lambda args: "bug filed"

@@ -1,8 +1,9 @@
-"""Executes an agent's tool calls with the generated validators in front of every built-in.
+"""Executes an agent's tool calls, with your generated validators in front of every tool your
+package declares.
 
-Standard library only (plus the generated package). See README "Wiring it into an agent".
-Names are imported on first use, so `import runtime` (or `runtime.failures`) does not
-import the executor, and through it the generated package, until it is needed.
+Standard library only; it imports no generated package of its own: you pass yours
+(`ToolExecutor(generated)`). See docs/agent.md. Names are imported on first use, so
+`import runtime` (or `runtime.failures`) stays cheap.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
         run_openai_tool_call,
         run_responses_function_call,
     )
-    from runtime.check import ValidationFailure, Validators, check_call
+    from runtime.check import Issue, ValidationFailure, Validators, check_call
     from runtime.executor import HOOK_EVENTS, Permission, PostToolUse, PreToolUse, ToolExecutor
     from runtime.result import Handler, ToolResult
 
@@ -26,6 +27,7 @@ _WHERE = {
     "run_anthropic_tool_use": "runtime.adapters",
     "run_openai_tool_call": "runtime.adapters",
     "run_responses_function_call": "runtime.adapters",
+    "Issue": "runtime.check",
     "ValidationFailure": "runtime.check",
     "Validators": "runtime.check",
     "check_call": "runtime.check",
@@ -41,6 +43,7 @@ _WHERE = {
 __all__ = [
     "HOOK_EVENTS",
     "Handler",
+    "Issue",
     "Permission",
     "PostToolUse",
     "PreToolUse",

@@ -1,4 +1,4 @@
-"""ToolExecutor: validate (built-ins only) -> PreToolUse hooks -> the tool -> PostToolUse hooks.
+"""ToolExecutor: validate (declared tools) -> PreToolUse hooks -> the tool -> PostToolUse hooks.
 
 The executor never raises for anything a tool or its input causes: every problem becomes a
 failed ToolResult the model can read and act on. A validation failure stops the call before
@@ -8,18 +8,17 @@ any hook, permission question or side effect (spec section 1).
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any, Literal
 
-import generated
-from runtime.builtins import shipped_handlers
-from runtime.check import ValidationFailure, Validators, report_rejection
+from runtime.check import ValidationFailure, Validators, not_declared, package_name, report_rejection
+from runtime.names import meant
 from runtime.result import Handler, ToolResult, describe_exception, failed
 
-Origin = Literal["builtin", "mcp", "custom"]
+# "declared": the package passed to the executor declares it, and every call is validated;
+# "mcp" and "custom": registered with their own schema, passed through unvalidated.
+Origin = Literal["declared", "mcp", "custom"]
 Permission = Callable[[str, Any], bool]
 PreToolUse = Callable[[str, Any], "str | None"]
 PostToolUse = Callable[[str, Any, ToolResult], None]
@@ -41,44 +40,68 @@ class _Hook:
 
 
 class ToolExecutor:
-    """Runs tool calls for an agent; the shipped built-in implementations come bound.
+    """Runs an agent's tool calls, each tool your package declares validated by it first.
+
+    `validators` is your generated package (`import generated`, or whatever `--out` named
+    it): every tool it declares is known to the executor, and a call of one is checked
+    before anything runs; bind each one's implementation with `register_declared` (or the
+    `declared` decorator). Tools it does not declare can be added with `register_custom`
+    and `register_mcp`; those pass through unvalidated.
 
     `permission(tool_name, args)` is asked by tools that change things, before the change;
     only `True` allows. Without it those tools are denied with a clear result.
     `on_validation_failure(tool_name, args, issues)` is told about each call the validators
     reject, before the failed result is returned; whatever it raises is swallowed. Each
     rejection is also reported to OpenTelemetry when it is installed (`runtime.telemetry`).
-    `validators` is the generated package to validate built-ins with (tests pass one built
-    from their own declarations); the built-ins are exactly its TOOL_NAMES.
     """
 
     def __init__(
         self,
-        workdir: str | os.PathLike[str],
-        tasks_dir: str | os.PathLike[str],
-        permission: Permission | None = None,
+        validators: Validators,
         *,
+        permission: Permission | None = None,
         on_validation_failure: ValidationFailure | None = None,
-        validators: Validators = generated,
     ) -> None:
-        self.workdir = Path(workdir)
-        self.tasks_dir = Path(tasks_dir)
+        if not isinstance(getattr(validators, "TOOL_NAMES", None), frozenset):
+            raise TypeError(
+                f"ToolExecutor takes a generated validator package (with TOOL_NAMES), not {validators!r}"
+            )
         self._permission = permission
         self._on_validation_failure = on_validation_failure
         self._validators = validators
-        self._tools: dict[str, _Tool] = {name: _Tool("builtin", None, None) for name in validators.TOOL_NAMES}
+        self._tools: dict[str, _Tool] = {
+            name: _Tool("declared", None, None) for name in validators.TOOL_NAMES
+        }
         self._hooks: list[_Hook] = []
-        for name, handler in shipped_handlers(self.workdir, self.tasks_dir, self.permission_denial).items():
-            if name in validators.TOOL_NAMES:
-                self.register_builtin(name, handler)
+
+    @property
+    def validators(self) -> Validators:
+        """The package the executor validates declared tools with."""
+        return self._validators
 
     # Registration -------------------------------------------------------------------------
 
-    def register_builtin(self, name: str, handler: Handler) -> None:
-        """Bind the implementation of a built-in declared in the validator package."""
+    def register_declared(self, name: str, handler: Handler) -> None:
+        """Bind the implementation of a tool the package declares; its calls are validated.
+
+        A name the package does not declare is refused (ValueError naming the closest
+        declared name): a typo here would otherwise leave the real tool unbound and this one
+        unvalidated."""
         if name not in self._validators.TOOL_NAMES:
-            raise ValueError(f"{name!r} is not a built-in tool: no declaration in tool_schemas/")
-        self._tools[name] = _Tool("builtin", handler, None)
+            raise ValueError(
+                f"{not_declared(self._validators, name)}; declare it and regenerate, or register it "
+                "with register_custom (not validated)"
+            )
+        self._tools[name] = _Tool("declared", handler, None)
+
+    def declared(self, name: str) -> Callable[[Handler], Handler]:
+        """`register_declared` as a decorator: `@executor.declared("get_weather")`."""
+
+        def bind(handler: Handler) -> Handler:
+            self.register_declared(name, handler)
+            return handler
+
+        return bind
 
     def register_mcp(self, server: str, name: str, parameters: Mapping[str, object], handler: Handler) -> str:
         """Add a tool of an MCP server as `mcp__<server>__<name>` (returned); never validated here."""
@@ -89,8 +112,15 @@ class ToolExecutor:
         return exposed
 
     def register_custom(self, name: str, parameters: Mapping[str, object], handler: Handler) -> None:
-        """Add a user's tool; never validated here. A built-in of the same name is replaced."""
+        """Add a tool the package does not declare, with the schema to show the model; its
+        calls pass through unvalidated. A declared name is refused: its calls are validated,
+        so bind it with register_declared."""
         _require_name("name", name)
+        if name in self._validators.TOOL_NAMES:
+            raise ValueError(
+                f"{name!r} is declared in {package_name(self._validators)}: bind it with "
+                "register_declared, which validates its calls"
+            )
         self._tools[name] = _Tool("custom", handler, _require_parameters(parameters))
 
     def add_hook(self, event: str, callback: Callable[..., object], matcher: str | None = None) -> None:
@@ -104,7 +134,7 @@ class ToolExecutor:
 
     def parameters(self, name: str) -> Mapping[str, object] | None:
         """The schema an MCP or custom tool was registered with, to show the model; None for a
-        built-in (its declaration is in tool_schemas/) and for unknown names."""
+        declared tool (the package lists its declaration) and for unknown names."""
         tool = self._tools.get(name)
         return None if tool is None else tool.parameters
 
@@ -121,17 +151,18 @@ class ToolExecutor:
             return failed(f"A tool name must be a string, not {type(name).__name__}; nothing was run")
         tool = self._tools.get(name)
         if tool is None:
-            return failed(f"No such tool available: {name}")
-        if tool.origin == "builtin":
+            hint = meant(name, self._tools)
+            return failed(f"No such tool available: {name}" + (f". Did you mean {hint}?" if hint else ""))
+        if tool.origin == "declared":
             rejected = self._validate(name, args)
             if rejected is not None:
                 return rejected
         if tool.handler is None:
             return failed(
-                f"{name} is a built-in tool with no implementation bound in this executor; it was not run"
+                f"{name} is declared but has no implementation bound in this executor; it was not run"
             )
         if not isinstance(args, dict):
-            # Built-ins never get here (the validator requires an object); others are refused.
+            # Declared tools never get here (the validator requires an object); others are refused.
             kind = type(args).__name__
             return failed(f"{name} takes its arguments as a JSON object, not {kind}; it was not run")
         blocked = self._pre_tool_use(name, args)
@@ -158,7 +189,7 @@ class ToolExecutor:
     def _validate(self, name: str, args: object) -> ToolResult | None:
         check = self._validators.validator(name)
         if check is None:
-            # Fail closed: a built-in the package cannot check is not run unchecked.
+            # Fail closed: a declared tool the package cannot check is not run unchecked.
             return failed(f"{name} has no validator; it was not run")
         try:
             message = check(args)

@@ -21,9 +21,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Protocol
 
-from generated._support import FAILURE_EVENT
-
-EVENT = FAILURE_EVENT  # defined once, in templates/_support.py
+# The event every generated package names in its `FAILURE_EVENT` (templates/_support.py) and
+# `toolgen audit` reads; restated, not imported, since the runtime serves whichever package the
+# user passes (tests/test_runtime_names.py holds the two equal).
+EVENT = "tool_input_rejected"
 
 
 class IssueLike(Protocol):

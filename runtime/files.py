@@ -1,4 +1,4 @@
-"""The file built-ins (Read, Write, Edit) over one working directory.
+"""This repository's file tools (Read, Write, Edit) over one working directory.
 
 Paths may be absolute or relative to the working directory; either way they must resolve
 (symbolic links followed) inside it, or the call fails before touching anything. Write and

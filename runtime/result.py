@@ -29,7 +29,7 @@ class ToolResult:
         return self.error if self.error is not None else self.content
 
 
-# A handler receives the decoded arguments (always a dict: built-ins are validated first,
+# A handler receives the decoded arguments (always a dict: declared tools are validated first,
 # other tools are refused unless their arguments are an object) and returns a ToolResult
 # or, for a plain success, its content as a string.
 Handler = Callable[[dict[str, Any]], "ToolResult | str"]

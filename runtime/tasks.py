@@ -1,4 +1,4 @@
-"""The task built-ins (TaskCreate, TaskGet, TaskUpdate, TaskList) over a folder of JSON files.
+"""This repository's task tools (TaskCreate, TaskGet, TaskUpdate, TaskList) over a folder of JSON files.
 
 One file per task, `<tasks_dir>/<id>.json`, ids "1", "2", ... in creation order. Ids are
 never reused, even after a task is deleted: the highest id ever given is kept in

@@ -12,7 +12,7 @@ import importlib.util
 import json
 import os
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -59,6 +59,15 @@ def package_for(tmp: Path, name: str, tools: Mapping[str, Any]) -> ModuleType:
     write_declarations(tmp / f"{name}_schemas", tools)
     generate(tmp / f"{name}_schemas", tmp / name)
     return import_package(tmp / name)
+
+
+def user_package(tmp: Path, stem: str, tools: Mapping[str, Any]) -> Iterator[ModuleType]:
+    """package_for under a name unique to `tmp` (a user's own package, for a fixture to yield),
+    taken out of sys.modules again afterwards."""
+    name = f"{stem}_{id(tmp)}"
+    yield package_for(tmp, name, tools)
+    for module in [n for n in sys.modules if n == name or n.startswith(name + ".")]:
+        del sys.modules[module]
 
 
 def shared_package(

@@ -183,9 +183,24 @@ def test_every_command_works_in_a_users_project_from_a_subfolder(venv: Path, tmp
     # The wheel installs no package of validators that could shadow (or be) the project's own.
     stray = run([python, "-c", "import generated"], project)
     assert stray.returncode == 1 and "No module named 'generated'" in stray.stderr
-    # The runtime comes with it, standard library only.
-    runtime = run([python, "-c", "import runtime.check, runtime.failures; print('ok')"], project)
-    assert runtime.stdout == "ok\n", runtime.stderr
+    # The runtime comes with it, standard library only, and serves the project's own tools,
+    # validated by the project's own package (issue 20.6); a misspelt name gets the suggestion.
+    agent = (
+        "import app.validators as v\n"
+        "from runtime import ToolExecutor\n"
+        "executor = ToolExecutor(v)\n"
+        "executor.register_declared('get_weather', lambda args: 'sunny in ' + args['city'])\n"
+        "for name, args in (('get_weather', {'city': 'Oslo'}), ('get_weather', {'city': ''}),"
+        " ('get_wether', {'city': 'Oslo'})):\n"
+        "    print(executor.execute(name, args).text())\n"
+    )
+    runtime = run([python, "-c", agent], project)
+    assert runtime.stdout == (
+        "sunny in Oslo\n"
+        "get_weather failed due to the following issue:\n"
+        "The parameter `city` is invalid: expected at least 1 character\n"
+        "No such tool available: get_wether. Did you mean `get_weather`?\n"
+    ), runtime.stderr
 
 
 def _git(cwd: Path, *args: str) -> str:

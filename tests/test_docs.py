@@ -7,6 +7,9 @@ examples/), the working directory in both cases.
 Fenced blocks, by info string:
 * `json file=PATH` (or `jsonl file=PATH`): the block is written to PATH (a declaration the
   next commands see, or lines to feed a command);
+* `python file=PATH`: the block is written to PATH, not executed here: a script a later
+  `$ .venv/bin/python PATH` line runs in its own process, as a user runs it (its folder first
+  on `sys.path`, so it imports the project's own generated package);
 * `console`: `$ .venv/bin/toolgen ...` lines, the command as `make setup` installs it and a
   user types it, are run (click's runner, program name `toolgen`, `sys.argv[0]` as typed;
   `< FILE` feeds FILE to standard input), and `$ .venv/bin/python ...` lines run this
@@ -104,7 +107,7 @@ def run_console(command: str) -> list[str]:
 
 def run_block(block: Block, namespace: dict[str, Any], name: str = "README.md") -> None:
     where = f"{name} line {block.line}"
-    if block.kind in ("json", "jsonl") and block.options.startswith("file="):
+    if block.kind in ("json", "jsonl", "python") and block.options.startswith("file="):
         target = Path(block.options.removeprefix("file="))
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(block.text, "utf-8")
@@ -221,3 +224,11 @@ def test_the_ellipsis_matches_runs_of_lines_and_nothing_else() -> None:
 def test_a_block_whose_output_differs_fails(block: Block) -> None:
     with pytest.raises(AssertionError):
         run_block(block, {})
+
+
+def test_a_python_file_block_is_written_not_executed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    script = "raise SystemExit('not here')\n"
+    run_block(Block("python", "file=scripts/agent.py", script, 1), {})
+    assert (tmp_path / "scripts" / "agent.py").read_text("utf-8") == script
+    assert run_console(f"{PYTHON} scripts/agent.py") == ["not here"]

@@ -1,4 +1,4 @@
-"""The shipped built-ins' own behaviour, through the executor, checked on disk."""
+"""This repository's own file and task tools (runtime.builtins), through the executor, checked on disk."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 
 from runtime import ToolExecutor
-from tests.runtime_support import create_tasks, ok, rejected
+from tests.runtime_support import create_tasks, ok, rejected, repo_executor
 
 
 @pytest.fixture
 def executor(tmp_path: Path) -> ToolExecutor:
     (tmp_path / "work").mkdir()
-    return ToolExecutor(tmp_path / "work", tmp_path / "tasks", lambda tool, args: True)
+    return repo_executor(tmp_path / "work", tmp_path / "tasks", lambda tool, args: True)
 
 
 def task(tmp_path: Path, task_id: str) -> Any:
@@ -123,7 +123,7 @@ def test_task_get_and_list_show_every_field(executor: ToolExecutor) -> None:
 
 def test_concurrent_creates_through_two_executors_get_distinct_ids(tmp_path: Path) -> None:
     # Two executors share no thread lock: only the file lock keeps their ids apart.
-    executors = [ToolExecutor(tmp_path, tmp_path / "tasks") for _ in range(2)]
+    executors = [repo_executor(tmp_path, tmp_path / "tasks") for _ in range(2)]
 
     def create(executor: ToolExecutor, k: int) -> None:
         for i in range(10):
@@ -245,7 +245,7 @@ def test_edit_refusals_leave_the_file_alone(
 def test_edit_without_permission_callback_is_denied(tmp_path: Path) -> None:
     path = tmp_path / "f.txt"
     path.write_bytes(b"before")
-    executor = ToolExecutor(tmp_path, tmp_path / "tasks")
+    executor = repo_executor(tmp_path, tmp_path / "tasks")
     error = rejected(
         executor.execute("Edit", {"file_path": "f.txt", "old_string": "before", "new_string": "after"})
     )

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from runtime import Handler, ToolResult
-from runtime.builtins import shipped_handlers
+from runtime.builtins import file_handlers, task_handlers
 
 ROOT = Path(__file__).resolve().parent.parent
 ITERATED = "<all keys: the handler iterated over its arguments>"
@@ -113,7 +113,7 @@ CASES: dict[str, list[dict[str, Any]]] = {
 @pytest.fixture
 def handlers(tmp_path: Path) -> dict[str, Handler]:
     (tmp_path / "f.txt").write_text("line one\nline two\n")
-    shipped = shipped_handlers(tmp_path, tmp_path / "tasks", lambda tool, args: None)
+    shipped = {**file_handlers(tmp_path, lambda tool, args: None), **task_handlers(tmp_path / "tasks")}
     for i in range(3):
         shipped["TaskCreate"]({"subject": f"task {i}", "description": "seed"})
     return shipped

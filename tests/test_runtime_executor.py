@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
 
-from runtime import ToolExecutor, ToolResult
-from tests.runtime_support import Journal, make_executor, ok, rejected
+import generated
+from runtime import ToolExecutor, ToolResult, check_call
+from runtime.builtins import register_file_tools, register_task_tools
+from tests.genpkg import user_package
+from tests.runtime_support import Journal, make_executor, ok, rejected, repo_executor
 
 
 def boom(*args: object) -> Any:
@@ -112,13 +117,22 @@ def test_non_object_arguments_of_a_built_in_get_the_validation_message(tmp_path:
 def test_unknown_tool_is_a_failed_result(tmp_path: Path) -> None:
     executor = make_executor(tmp_path, Journal())
     assert rejected(executor.execute("Teleport", {})) == "No such tool available: Teleport"
+    # A misspelt name is answered with the tool it was probably meant for, as `toolgen validate` does.
+    assert (
+        rejected(executor.execute("task_get", {}))
+        == "No such tool available: task_get. Did you mean `TaskGet`?"
+    )
+    assert (
+        rejected(executor.execute("Tasklist", {}))
+        == "No such tool available: Tasklist. Did you mean `TaskList`?"
+    )
     assert executor.origin("Teleport") is None
     nameless = rejected(executor.execute(None, {}))  # type: ignore[arg-type]
     assert nameless == "A tool name must be a string, not NoneType; nothing was run"
 
 
 def test_validation_failure_callback_that_raises_changes_nothing(tmp_path: Path) -> None:
-    executor = ToolExecutor(tmp_path, tmp_path / "tasks", on_validation_failure=boom)
+    executor = repo_executor(tmp_path, tmp_path / "tasks", on_validation_failure=boom)
     error = rejected(executor.execute("TaskGet", {}))
     assert error == "TaskGet failed due to the following issue:\nThe required parameter `taskId` is missing"
 
@@ -135,7 +149,7 @@ def test_only_true_grants_permission(tmp_path: Path, answer: Any, reason: str) -
     def permission(tool: str, args: object) -> Any:
         return answer(tool, args) if callable(answer) else answer
 
-    executor = ToolExecutor(tmp_path, tmp_path / "tasks", permission)
+    executor = repo_executor(tmp_path, tmp_path / "tasks", permission)
     target = tmp_path.resolve() / "a.txt"
     error = rejected(executor.execute("Write", {"file_path": "a.txt", "content": "x"}))
     assert error == f"Write was not allowed to change {target}: {reason}; nothing was written"
@@ -143,9 +157,24 @@ def test_only_true_grants_permission(tmp_path: Path, answer: Any, reason: str) -
 
 
 def test_registration_mistakes_raise_at_registration(tmp_path: Path) -> None:
-    executor = ToolExecutor(tmp_path, tmp_path / "tasks")
-    with pytest.raises(ValueError, match="not a built-in"):
-        executor.register_builtin("Teleport", lambda args: "")
+    executor = repo_executor(tmp_path, tmp_path / "tasks")
+    with pytest.raises(ValueError) as undeclared:
+        executor.register_declared("Teleport", lambda args: "")
+    assert str(undeclared.value) == (
+        "'Teleport' is not declared in `generated`; declare it and regenerate, "
+        "or register it with register_custom (not validated)"
+    )
+    with pytest.raises(ValueError) as misspelt:
+        executor.register_declared("task_create", lambda args: "")
+    assert str(misspelt.value) == (
+        "'task_create' is not declared in `generated` (did you mean `TaskCreate`?); declare it and "
+        "regenerate, or register it with register_custom (not validated)"
+    )
+    with pytest.raises(ValueError) as shadowing:
+        executor.register_custom("Read", {"type": "object"}, lambda args: "")
+    assert str(shadowing.value) == (
+        "'Read' is declared in `generated`: bind it with register_declared, which validates its calls"
+    )
     with pytest.raises(ValueError, match="unknown hook event"):
         executor.add_hook("PreToolCall", lambda name, args: None)
     with pytest.raises(ValueError, match="non-empty string"):
@@ -154,9 +183,122 @@ def test_registration_mistakes_raise_at_registration(tmp_path: Path) -> None:
         executor.register_custom("x", [], lambda args: "")  # type: ignore[arg-type]
 
 
-def test_a_built_in_can_be_rebound(tmp_path: Path) -> None:
-    executor = ToolExecutor(tmp_path, tmp_path / "tasks")
-    executor.register_builtin("Bash", lambda args: f"ran {args['command']}")
+def test_a_declared_tool_can_be_rebound(tmp_path: Path) -> None:
+    executor = repo_executor(tmp_path, tmp_path / "tasks")
+    executor.register_declared("Bash", lambda args: f"ran {args['command']}")
     assert ok(executor.execute("Bash", {"command": "true"})) == "ran true"
-    assert executor.origin("Bash") == "builtin"
+    assert executor.origin("Bash") == "declared"
     assert rejected(executor.execute("Bash", {"cmd": "true"})).startswith("Bash failed due to")
+
+
+WEATHER = {
+    "type": "object",
+    "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+    "required": ["city"],
+    "additionalProperties": False,
+}
+
+
+@pytest.fixture
+def weather_tools(tmp_path: Path) -> Iterator[ModuleType]:
+    """A user's own package, generated from their own declarations (no file or task tools)."""
+    tools = {"get_weather": WEATHER, "get_forecast": WEATHER}
+    yield from user_package(tmp_path / "project", "weather_tools", tools)
+
+
+def test_a_users_own_tools_are_validated_by_their_own_package(
+    tmp_path: Path, weather_tools: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    journal = Journal()
+    executor = ToolExecutor(weather_tools, on_validation_failure=journal.on_failure)
+
+    @executor.declared("get_weather")
+    def get_weather(args: dict[str, Any]) -> str:
+        journal.events.append(("run", "get_weather"))
+        return f"{args['city']}: sunny"
+
+    assert get_weather({"city": "Oslo"}) == "Oslo: sunny"  # the decorator returns the function
+    journal.events.clear()
+    assert ok(executor.execute("get_weather", {"city": "Oslo"})) == "Oslo: sunny"
+    assert rejected(executor.execute("get_weather", {"city": 3})) == (
+        "get_weather failed due to the following issue:\n"
+        "The parameter `city` type is expected as `string` but provided as `number`"
+    )
+    assert journal.events == [("run", "get_weather")]
+    assert [(name, args) for name, args, _ in journal.failures] == [("get_weather", {"city": 3})]
+    assert (executor.origin("get_weather"), executor.origin("get_forecast")) == ("declared", "declared")
+    # Declared but not bound: still validated first, then reported, never pretended.
+    assert rejected(executor.execute("get_forecast", {})).startswith("get_forecast failed due to")
+    assert rejected(executor.execute("get_forecast", {"city": "Oslo"})) == (
+        "get_forecast is declared but has no implementation bound in this executor; it was not run"
+    )
+    assert rejected(executor.execute("getWeather", {"city": "Oslo"})) == (
+        "No such tool available: getWeather. Did you mean `get_weather`?"
+    )
+    # This repository's file and task tools are not there, and no folder was made for them.
+    assert executor.origin("Read") is None and executor.origin("TaskCreate") is None
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["project"]
+
+
+def test_registering_a_misspelt_declared_name_suggests_the_declared_one(weather_tools: ModuleType) -> None:
+    executor = ToolExecutor(weather_tools)
+    with pytest.raises(ValueError) as refused:
+        executor.declared("get_wether")(lambda args: "")
+    assert str(refused.value) == (
+        f"'get_wether' is not declared in `{weather_tools.__name__}` (did you mean `get_weather`?); "
+        "declare it and regenerate, or register it with register_custom (not validated)"
+    )
+    executor.register_custom("geocode", {"type": "object"}, lambda args: "59.9,10.7")
+    assert ok(executor.execute("geocode", {"place": 7})) == "59.9,10.7"  # not declared: not validated
+    assert executor.origin("geocode") == "custom"
+
+
+def test_the_file_and_task_tools_need_a_package_that_declares_them(
+    tmp_path: Path, weather_tools: ModuleType
+) -> None:
+    executor = ToolExecutor(weather_tools)
+    with pytest.raises(ValueError) as refused:
+        register_file_tools(executor, tmp_path)
+    assert (
+        str(refused.value)
+        == f"`{weather_tools.__name__}` declares none of the file tools (Read, Write, Edit)"
+    )
+    assert register_task_tools(ToolExecutor(generated), tmp_path / "tasks") == (
+        "TaskCreate",
+        "TaskGet",
+        "TaskUpdate",
+        "TaskList",
+    )
+
+
+def test_the_executor_takes_a_package_not_a_folder(tmp_path: Path) -> None:
+    with pytest.raises(TypeError) as refused:
+        ToolExecutor(tmp_path)  # type: ignore[arg-type]
+    assert str(refused.value) == (
+        f"ToolExecutor takes a generated validator package (with TOOL_NAMES), not {tmp_path!r}"
+    )
+
+
+def test_check_call_guards_a_users_own_tools_without_an_executor(weather_tools: ModuleType) -> None:
+    heard: list[tuple[str, object, list[str]]] = []
+
+    def on_failure(name: str, args: object, issues: tuple[Any, ...]) -> None:
+        heard.append((name, args, [issue.line for issue in issues]))
+
+    assert (
+        check_call(weather_tools, "get_weather", {"city": "Oslo"}, on_validation_failure=on_failure) is None
+    )
+    assert check_call(weather_tools, "get_weather", {"city": 3}, on_validation_failure=on_failure) == (
+        "get_weather failed due to the following issue:\n"
+        "The parameter `city` type is expected as `string` but provided as `number`"
+    )
+    # A tool the package does not declare passes through, and is no rejection.
+    assert check_call(weather_tools, "geocode", {"place": 7}, on_validation_failure=on_failure) is None
+    assert heard == [
+        (
+            "get_weather",
+            {"city": 3},
+            ["The parameter `city` type is expected as `string` but provided as `number`"],
+        )
+    ]

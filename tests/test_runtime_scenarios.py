@@ -1,6 +1,6 @@
 """The requirement's acceptance scenarios 1-10 and its independent test, end to end.
 
-Every call goes through ToolExecutor with the shipped built-ins; the effects are checked
+Every call goes through ToolExecutor with this repository's file and task tools; the effects are checked
 on disk and in a journal of hooks, permission questions and handler runs.
 """
 
@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import copy
 import json
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -17,8 +16,8 @@ from typing import Any, cast
 import pytest
 
 from runtime import ToolExecutor, ToolResult, Validators, run_anthropic_tool_use, run_openai_tool_call
-from tests.genpkg import package_for
-from tests.runtime_support import Journal, create_tasks, make_executor, ok, rejected
+from tests.genpkg import user_package
+from tests.runtime_support import Journal, create_tasks, make_executor, ok, rejected, repo_executor
 
 STATUS_ENUM = '"pending", "in_progress", "completed", "deleted"'
 
@@ -131,17 +130,14 @@ NULLABLE_PARAMETERS = {
 @pytest.fixture
 def nullable_validators(tmp_path: Path) -> Iterator[ModuleType]:
     """A validator package generated, like `generated/`, from a declaration that allows null."""
-    name = f"nullable_validators_{id(tmp_path)}"
-    yield package_for(tmp_path, name, {"Note": NULLABLE_PARAMETERS})
-    for module in [n for n in sys.modules if n == name or n.startswith(name + ".")]:
-        del sys.modules[module]
+    yield from user_package(tmp_path, "nullable_validators", {"Note": NULLABLE_PARAMETERS})
 
 
 def test_scenario_05_null_passes_where_the_declaration_allows_it(
     tmp_path: Path, journal: Journal, nullable_validators: ModuleType
 ) -> None:
     executor = make_executor(tmp_path, journal, validators=cast(Validators, nullable_validators))
-    executor.register_builtin("Note", journal.spy("Note"))
+    executor.register_declared("Note", journal.spy("Note"))
 
     assert ok(executor.execute("Note", {"text": "hello", "tag": None})) == "ok"
     assert journal.handler_args == [("Note", {"text": "hello", "tag": None})]
@@ -156,7 +152,7 @@ def test_scenario_05_null_passes_where_the_declaration_allows_it(
 def test_scenario_06_valid_calls_reach_the_tool_exactly_as_sent(tmp_path: Path, journal: Journal) -> None:
     executor = make_executor(tmp_path, journal, spied=("TaskCreate",))
     answer = ToolResult(success=True, content="answered", metadata={"answers": 1})
-    executor.register_builtin("AskUserQuestion", journal.spy("AskUserQuestion", lambda args: answer))
+    executor.register_declared("AskUserQuestion", journal.spy("AskUserQuestion", lambda args: answer))
     question = {
         "questions": [
             {
@@ -232,7 +228,7 @@ def test_scenario_08_mcp_tool_with_incomplete_arguments_passes_through(
     assert journal.handler_args == [("mcp", {}), ("mcp", {"unexpected": 1})]
     assert journal.failures == []
     assert (executor.origin(exposed), executor.parameters(exposed)) == ("mcp", schema)
-    assert (executor.origin("Write"), executor.parameters("Write")) == ("builtin", None)
+    assert (executor.origin("Write"), executor.parameters("Write")) == ("declared", None)
     assert list(tmp_path.joinpath("work").iterdir()) == []
 
 
@@ -247,16 +243,18 @@ def test_scenario_09_custom_tool_with_incomplete_arguments_passes_through(
     assert journal.failures == []
 
 
-def test_scenario_09_custom_tool_named_like_a_built_in_replaces_it_unvalidated(
-    tmp_path: Path, journal: Journal
-) -> None:
+def test_scenario_09_a_custom_tool_cannot_take_a_declared_name(tmp_path: Path, journal: Journal) -> None:
+    # Registering it unvalidated would silently drop the checks the package declares for it.
     executor = make_executor(tmp_path, journal)
-    executor.register_custom("Write", {"type": "object"}, journal.spy("custom Write"))
+    with pytest.raises(ValueError) as refused:
+        executor.register_custom("Write", {"type": "object"}, journal.spy("custom Write"))
+    assert str(refused.value) == (
+        "'Write' is declared in `generated`: bind it with register_declared, which validates its calls"
+    )
 
-    assert ok(executor.execute("Write", {"file_path": "a.txt"})) == "ok"
-    assert journal.handler_args == [("custom Write", {"file_path": "a.txt"})]
-    assert journal.failures == []
-    assert executor.origin("Write") == "custom"
+    assert rejected(executor.execute("Write", {"file_path": "a.txt"})).startswith("Write failed due to")
+    assert journal.handler_args == []
+    assert executor.origin("Write") == "declared"
     assert not (tmp_path / "work" / "a.txt").exists()
 
 
@@ -343,18 +341,18 @@ def test_alternating_bad_and_good_calls_every_good_one_takes_effect(tmp_path: Pa
     assert journal.events.count(("permission", "Write")) == n
 
 
-def test_unbound_built_in_is_reported_and_not_pretended(tmp_path: Path, journal: Journal) -> None:
+def test_unbound_declared_tool_is_reported_and_not_pretended(tmp_path: Path, journal: Journal) -> None:
     executor = make_executor(tmp_path, journal)
 
     error = rejected(executor.execute("Bash", {"command": "rm -rf /"}))
 
-    assert error == "Bash is a built-in tool with no implementation bound in this executor; it was not run"
+    assert error == "Bash is declared but has no implementation bound in this executor; it was not run"
     assert journal.events == []
     assert rejected(executor.execute("Bash", {})).startswith("Bash failed due to the following issue:")
 
 
 def test_executor_is_constructed_as_the_issue_says(tmp_path: Path) -> None:
-    executor = ToolExecutor(tmp_path, tmp_path / "tasks")
+    executor = repo_executor(tmp_path, tmp_path / "tasks")
     assert (
         ok(executor.execute("TaskCreate", {"subject": "s", "description": "d"}))
         == "Task #1 created successfully: s"

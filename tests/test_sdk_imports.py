@@ -45,8 +45,11 @@ def run(body: str, tmp_path: Path) -> dict[str, list[str]]:
 def test_the_runtime_imports_no_sdk(tmp_path: Path) -> None:
     body = """
 import runtime, runtime.integrations
+import generated
 from runtime import ToolExecutor, run_openai_tool_call, run_responses_function_call, run_anthropic_tool_use
-executor = ToolExecutor(sys.argv[1], sys.argv[1] + "/tasks")
+from runtime.builtins import register_task_tools
+executor = ToolExecutor(generated)
+register_task_tools(executor, sys.argv[1] + "/tasks")
 call = {"name": "TaskList", "arguments": "{}"}
 run_openai_tool_call(executor, {"id": "c", "type": "function", "function": call})
 run_responses_function_call(executor, {"type": "function_call", "call_id": "c", **call})

@@ -40,9 +40,11 @@ async def conversation(failures: list[tuple[str, object]]) -> tuple[list[Any], l
 
     server: Server[Any] = Server(
         "toolgen-test",
-        on_list_tools=list_tools(),
+        on_list_tools=list_tools(generated),
         on_call_tool=guard_call_tool(
-            call_tool, on_validation_failure=lambda name, args, issues: failures.append((name, args))
+            generated,
+            call_tool,
+            on_validation_failure=lambda name, args, issues: failures.append((name, args)),
         ),
     )
     async with Client(server) as client:

@@ -89,7 +89,7 @@ def test_openai_agents_guardrail_rejects_with_the_exact_message(tmp_path: Path) 
 
 
 def test_the_guardrail_allows_valid_calls_and_tools_it_does_not_declare() -> None:
-    guardrail = openai_agents.input_guardrail()
+    guardrail = openai_agents.input_guardrail(generated)
     from agents.tool_context import ToolContext
     from agents.tool_guardrails import ToolInputGuardrailData
 
@@ -160,7 +160,7 @@ def test_pydantic_ai_default_retry_budget_is_spent_by_validation_failures(tmp_pa
         name="TaskCreate",
         description=declared("TaskCreate")["description"],
         json_schema=declared("TaskCreate")["parameters"],
-        args_validator=pydantic_ai.args_validator("TaskCreate"),
+        args_validator=pydantic_ai.args_validator(generated, "TaskCreate"),
     )
     agent = PydanticAgent(scripted_model(WRONG, WRONG, RIGHT), tools=[plain])
     with pytest.raises(UnexpectedModelBehavior, match="exceeded max retries count of 1"):
@@ -186,3 +186,13 @@ def test_langchain_structured_tool_failure_is_an_error_tool_message(tmp_path: Pa
     assert (bad.tool_call_id, bad.status, bad.content) == ("c1", "error", MESSAGE)
     assert (good.tool_call_id, good.status, good.content) == ("c2", "success", CREATED)
     assert journal.handler_args == [("TaskCreate", RIGHT)]
+
+
+def test_a_recipe_for_a_tool_the_package_does_not_declare_names_the_closest(tmp_path: Path) -> None:
+    executor = make_executor(tmp_path, Journal())
+    for recipe in (langchain.structured_tool, openai_agents.function_tool, pydantic_ai.tool):
+        with pytest.raises(ValueError) as refused:
+            recipe(executor, "task_create")
+        assert (
+            str(refused.value) == "'task_create' is not declared in `generated` (did you mean `TaskCreate`?)"
+        )

@@ -20,6 +20,7 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
+import generated
 from runtime import ToolExecutor, check_call
 from tests.runtime_support import Journal, make_executor
 
@@ -161,8 +162,10 @@ def test_the_span_of_the_caller_gets_the_event_through_aexecute_and_check_call(
 
     asyncio.run(turn())
     with provider.get_tracer("test").start_as_current_span("guard"):
-        assert check_call("TaskGet", {"taskId": 1}) is not None
-        assert check_call("mcp__x__y", {"anything": SECRET}) is None  # not declared: not a rejection
+        assert check_call(generated, "TaskGet", {"taskId": 1}) is not None
+        assert (
+            check_call(generated, "mcp__x__y", {"anything": SECRET}) is None
+        )  # not declared: not a rejection
     assert events(exporter) == [
         (
             "async turn",
@@ -181,10 +184,11 @@ def test_the_span_of_the_caller_gets_the_event_through_aexecute_and_check_call(
 SCRIPT = """
 import json, sys
 sys.modules["opentelemetry"] = None  # as if opentelemetry-api were not installed
+import generated
 from runtime import ToolExecutor
-executor = ToolExecutor(sys.argv[1], sys.argv[2])
+executor = ToolExecutor(generated)
 seen = []
-sinking = ToolExecutor(sys.argv[1], sys.argv[2], on_validation_failure=lambda *a: seen.append(a[0]))
+sinking = ToolExecutor(generated, on_validation_failure=lambda *a: seen.append(a[0]))
 results = [executor.execute("TaskGet", {}).error, sinking.execute("TaskGet", {}).error]
 otel = [m for m, v in sys.modules.items() if m.startswith("opentelemetry") and v]
 print(json.dumps({"results": results, "sink": seen, "otel": otel}))

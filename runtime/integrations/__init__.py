@@ -1,8 +1,8 @@
 """Recipes for agent frameworks and SDKs, one module each; each imports its SDK only when it
 is itself imported (`import runtime` never imports any of them):
 
-* `runtime.integrations.mcp_server`: a generated package in front of an `mcp` low-level
-  `Server`'s `tools/call`;
+* `runtime.integrations.mcp_server`: your generated package in front of the `tools/call` of
+  an `mcp` `MCPServer` (as middleware) or low-level `Server`;
 * `runtime.integrations.openai_agents`: a `ToolInputGuardrail` for openai-agents;
 * `runtime.integrations.pydantic_ai`: an `args_validator` (and `Tool`) for pydantic-ai;
 * `runtime.integrations.langchain`: a langchain-core `StructuredTool` over a ToolExecutor.

@@ -1,8 +1,8 @@
 """langchain-core: a `StructuredTool` over a ToolExecutor whose failures become
 `ToolMessage(status="error")`.
 
-    tool = structured_tool(executor, "TaskCreate")
-    message = tool.invoke({"type": "tool_call", "id": "c1", "name": "TaskCreate", "args": {...}})
+    tool = structured_tool(executor, "get_weather")
+    message = tool.invoke({"type": "tool_call", "id": "c1", "name": "get_weather", "args": {...}})
 
 The declaration is the tool's `args_schema` (a JSON Schema dict, which langchain passes
 through unchecked), so the executor's validators are what check the call; any failed result
@@ -17,7 +17,7 @@ from typing import Any
 
 from langchain_core.tools import StructuredTool, ToolException
 
-import generated
+from runtime.check import declaration
 from runtime.executor import ToolExecutor
 from runtime.result import ToolResult
 
@@ -28,9 +28,9 @@ def _text(result: ToolResult) -> str:
     return result.content
 
 
-def structured_tool(executor: ToolExecutor, name: str, *, package: Any = generated) -> StructuredTool:
-    """A built-in of `package` as a StructuredTool run by `executor`."""
-    declared = {t["function"]["name"]: t["function"] for t in package.openai_tools()}[name]
+def structured_tool(executor: ToolExecutor, name: str) -> StructuredTool:
+    """A tool the executor's package declares, as a StructuredTool run by `executor`."""
+    declared = declaration(executor.validators, name)
 
     def run(**arguments: Any) -> str:
         return _text(executor.execute(name, arguments))

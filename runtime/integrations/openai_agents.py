@@ -1,7 +1,7 @@
 """openai-agents: a `ToolInputGuardrail` that rejects a bad call with the exact message.
 
-    tool = FunctionTool(..., tool_input_guardrails=[input_guardrail()])
-    tools = [function_tool(executor, name) for name in ("TaskCreate", "TaskList")]
+    tool = FunctionTool(..., tool_input_guardrails=[input_guardrail(generated)])
+    tools = [function_tool(executor, name) for name in ("get_weather", "book_table")]
 
 The guardrail runs before the tool is invoked: a call of a tool the package declares whose
 arguments fail validation (or are not JSON) is answered with the message instead of being
@@ -17,14 +17,13 @@ from agents import FunctionTool, ToolGuardrailFunctionOutput, ToolInputGuardrail
 from agents.tool_context import ToolContext
 from agents.tool_guardrails import ToolInputGuardrailData
 
-import generated
 from runtime.adapters import decode_arguments, undecodable
-from runtime.check import ValidationFailure, Validators, check_call
+from runtime.check import ValidationFailure, Validators, check_call, declaration
 from runtime.executor import ToolExecutor
 
 
 def input_guardrail(
-    *, validators: Validators = generated, on_validation_failure: ValidationFailure | None = None
+    validators: Validators, *, on_validation_failure: ValidationFailure | None = None
 ) -> ToolInputGuardrail[Any]:
     """A guardrail checking each call against the package's validators."""
 
@@ -36,7 +35,7 @@ def input_guardrail(
         message = (
             undecodable(name, why)
             if why is not None
-            else check_call(name, args, validators=validators, on_validation_failure=on_validation_failure)
+            else check_call(validators, name, args, on_validation_failure=on_validation_failure)
         )
         if message is None:
             return ToolGuardrailFunctionOutput.allow()
@@ -45,11 +44,12 @@ def input_guardrail(
     return ToolInputGuardrail(guardrail_function=toolgen_validation, name="toolgen_validation")
 
 
-def function_tool(executor: ToolExecutor, name: str, *, package: Any = generated) -> FunctionTool:
-    """A built-in of `package` as a FunctionTool run by `executor` (off the event loop), its
-    declaration shown as is (`strict_json_schema=False`: see README, "Responses API") and the
-    guardrail in front of it. A failed run (a denied permission, say) returns its text."""
-    declared = {tool["function"]["name"]: tool["function"] for tool in package.openai_tools()}[name]
+def function_tool(executor: ToolExecutor, name: str) -> FunctionTool:
+    """A tool the executor's package declares, as a FunctionTool run by `executor` (off the
+    event loop), its declaration shown as is (`strict_json_schema=False`: see docs/agent.md,
+    "Responses API") and the guardrail in front of it. A failed run (a denied permission,
+    say) returns its text."""
+    declared = declaration(executor.validators, name)
 
     async def invoke(context: ToolContext[Any], arguments: str) -> str:
         args, why = decode_arguments(arguments)
@@ -61,5 +61,5 @@ def function_tool(executor: ToolExecutor, name: str, *, package: Any = generated
         params_json_schema=declared["parameters"],
         on_invoke_tool=invoke,
         strict_json_schema=False,
-        tool_input_guardrails=[input_guardrail(validators=package)],
+        tool_input_guardrails=[input_guardrail(executor.validators)],
     )

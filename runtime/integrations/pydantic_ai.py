@@ -1,7 +1,7 @@
 """pydantic-ai: an `args_validator` that raises `ModelRetry` with the exact message.
 
-    Tool.from_schema(run, name, description, schema, args_validator=args_validator(name))
-    tools = [tool(executor, name) for name in ("TaskCreate", "TaskList")]
+    Tool.from_schema(run, name, description, schema, args_validator=args_validator(generated, name))
+    tools = [tool(executor, name) for name in ("get_weather", "book_table")]
 
 pydantic-ai sends the message back to the model as a retry prompt. Each retry spends the
 tool's retry budget, which is 1 unless set (`Agent(retries=...)` or the tool's
@@ -17,30 +17,28 @@ from typing import Any
 
 from pydantic_ai import ModelRetry, RunContext, Tool
 
-import generated
-from runtime.check import ValidationFailure, Validators, check_call
+from runtime.check import ValidationFailure, Validators, check_call, declaration
 from runtime.executor import ToolExecutor
 
 
 def args_validator(
-    name: str, *, validators: Validators = generated, on_validation_failure: ValidationFailure | None = None
+    validators: Validators, name: str, *, on_validation_failure: ValidationFailure | None = None
 ) -> Callable[..., None]:
     """The validator of one tool: raises ModelRetry(message) for a call that fails validation."""
 
     def validate(ctx: RunContext[Any], /, **arguments: Any) -> None:
-        message = check_call(
-            name, arguments, validators=validators, on_validation_failure=on_validation_failure
-        )
+        message = check_call(validators, name, arguments, on_validation_failure=on_validation_failure)
         if message is not None:
             raise ModelRetry(message)
 
     return validate
 
 
-def tool(executor: ToolExecutor, name: str, *, package: Any = generated, max_retries: int = 3) -> Tool[Any]:
-    """A built-in of `package` as a pydantic-ai Tool run by `executor` (off the event loop): its
-    declaration shown as is, the validator in front. A failed run returns its text."""
-    declared = {t["function"]["name"]: t["function"] for t in package.openai_tools()}[name]
+def tool(executor: ToolExecutor, name: str, *, max_retries: int = 3) -> Tool[Any]:
+    """A tool the executor's package declares, as a pydantic-ai Tool run by `executor` (off the
+    event loop): its declaration shown as is, the validator in front. A failed run returns its
+    text."""
+    declared = declaration(executor.validators, name)
 
     async def run(**arguments: Any) -> str:
         return (await executor.aexecute(name, arguments)).text()
@@ -50,7 +48,7 @@ def tool(executor: ToolExecutor, name: str, *, package: Any = generated, max_ret
         name=name,
         description=declared.get("description"),
         json_schema=declared["parameters"],
-        args_validator=args_validator(name, validators=package),
+        args_validator=args_validator(executor.validators, name),
     )
     made.max_retries = max_retries
     return made
