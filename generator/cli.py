@@ -582,8 +582,10 @@ def audit(
     try:
         for path in files:
             _audit_file(run, path, progress)
-    finally:
-        result = run.finish()
+    except BaseException:
+        run.abandon()
+        raise
+    result = run.finish()
     result.misspelt = audit_module.misspelt(result, loaded.TOOL_NAMES)
     if as_json:
         click.echo(json.dumps(audit_module.as_json(result), indent=2, ensure_ascii=False))

@@ -8,10 +8,12 @@ import io
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 import generated
 from generator.cli import main
+from generator.readers import auditrun
 from generator.readers.audit import as_json
 from generator.readers.auditrun import AuditRun, Chunk, Replayer, Source, chunks
 from generator.readers.package import import_package
@@ -63,7 +65,7 @@ def write_log(folder: Path, copies: int) -> Path:
 
 
 def test_two_jobs_give_the_same_report_as_one_text_and_json(tmp_path: Path) -> None:
-    log = write_log(tmp_path, 200)  # about 300 KB: two chunks, so two workers share them
+    log = write_log(tmp_path, 100)  # about 1 MB: four chunks, so two workers share them
     assert log.stat().st_size > 1 << 18
     for extra in ([], ["--json"], ["--suggest"], ["--suggest", "--json"]):
         one = invoke("audit", "--no-progress", "--jobs", "1", *extra, str(log))
@@ -72,10 +74,10 @@ def test_two_jobs_give_the_same_report_as_one_text_and_json(tmp_path: Path) -> N
         assert (two.exit_code, two.stdout, two.stderr) == (0, one.stdout, "")
     data = json.loads(one.stdout)
     not_blank = sum(1 for line in every_kind_of_line(tmp_path) if line.strip()) + 1
-    assert data["lines"] == 200 * not_blank
-    assert data["bad_lines"] == 200 * 5 and len(data["bad"]) == 20
-    assert data["counted_from_records"] == 200 * 2
-    assert data["misspelt"] == [{"tool": "read", "calls": 200, "meant": ["Read"]}]
+    assert data["lines"] == 100 * not_blank
+    assert data["bad_lines"] == 100 * 5 and len(data["bad"]) == 20
+    assert data["counted_from_records"] == 100 * 2
+    assert data["misspelt"] == [{"tool": "read", "calls": 100, "meant": ["Read"]}]
 
 
 def run_in(workers: int, sources: list[Source], chunk_bytes: int) -> dict[str, object]:
@@ -190,3 +192,30 @@ def test_the_package_loads_in_each_worker_from_its_folder() -> None:
     replayer = Replayer.load(PACKAGE, suggest=False)
     assert replayer.schemas is None
     assert import_package(PACKAGE).TOOL_NAMES == replayer.package.TOOL_NAMES
+
+
+def test_a_pool_that_cannot_start_replays_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_processes(*args: object, **kwargs: object) -> None:
+        raise OSError("no more processes")
+
+    data = write_log(tmp_path, 20).read_bytes()
+    serial = run_in(1, [source("a.jsonl", data)], 1 << 12)
+    monkeypatch.setattr(auditrun, "ProcessPoolExecutor", no_processes)
+    fallen_back = run_in(2, [source("a.jsonl", data)], 1 << 12)
+    assert fallen_back == serial and fallen_back["pooled"] is False
+
+
+def test_jobs_must_be_a_positive_number() -> None:
+    result = invoke("audit", "--jobs", "0", "examples/audit/anthropic.jsonl")
+    assert result.exit_code == 2
+    assert "Invalid value for '--jobs': 0 is not in the range x>=1." in result.stderr
+
+
+def test_a_file_that_cannot_be_read_stops_the_workers_and_exits_2(tmp_path: Path) -> None:
+    log = write_log(tmp_path, 200)
+    result = invoke("audit", "--no-progress", "--jobs", "2", str(log), str(tmp_path / "missing.jsonl"))
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2,
+        "",
+        f"error: {tmp_path}/missing.jsonl: No such file or directory\n",
+    )

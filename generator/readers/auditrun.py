@@ -191,6 +191,13 @@ class AuditRun:
                 self._serial = True  # a worker died: the rest is replayed here
         self.result.merge(part if part is not None else self.replayer.replay(chunk))
 
+    def abandon(self) -> None:
+        """Stop without a report (a file could not be read): nothing more is replayed."""
+        self._in_flight.clear()
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
     def finish(self) -> Audit:
         try:
             while self._in_flight:
