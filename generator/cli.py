@@ -15,17 +15,17 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from generator.build import Build, build
 from generator.command import Target, regenerate_command
 from generator.config import ConfigError, Settings, package_keywords, settings
 from generator.errors import NOT_ENFORCED, DeclarationError, Notice
 from generator.load import project_root
 from generator.textui import coloured_diff
-from generator.write import OutputError, Plan, check_output_folder, diff, plan_locked, write_locked
 
 if TYPE_CHECKING:
+    from generator.build import Build
     from generator.readers.auditrun import AuditRun
     from generator.readers.package import Package
+    from generator.write import Plan
 
 _PROGRESS_BYTES = 1 << 20  # files larger than this get a progress bar even off a terminal
 _SUPPORT_FILES = frozenset({"__init__.py", "_support.py", "_declarations.py", "_extended.py"})
@@ -210,6 +210,11 @@ def check(
 
 
 def _generate(ctx: click.Context, options: Settings, check: bool, strict: bool, color: bool | None) -> None:
+    # Imported here: the compiler (jinja2, black) costs a third of a second to import, which
+    # the reading commands (validate, explain, audit) should not pay.
+    from generator.build import build
+    from generator.write import OutputError, check_output_folder, plan_locked, write_locked
+
     started = time.perf_counter()
     schemas, out = options.schemas, options.out
     _has_declarations(options)
@@ -323,6 +328,8 @@ def _fix_command(ctx: click.Context, options: Settings) -> str:
 def _report_drift(
     ctx: click.Context, todo: Plan, result: Build, options: Settings, color: bool | None
 ) -> None:
+    from generator.write import diff
+
     out = options.out
     if todo.in_sync:
         click.echo(f"{out.as_posix()}: in sync ({len(result.tools)} tools)")

@@ -31,7 +31,7 @@ from generator.readers.admits import Schema
 from generator.readers.package import Package
 from generator.readers.repairs import Repairs
 from generator.readers.suggestions import repairs_json, repairs_text
-from generator.render import support_module
+from generator.support import support_module
 from generator.textui import counted, percent, table
 
 # The failure sink's `event`, defined once in templates/_support.py (runtime/failures.py

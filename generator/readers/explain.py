@@ -26,7 +26,7 @@ from generator.ir import (
 )
 from generator.load import Declaration, read_all
 from generator.lower import lower, lower_extended
-from generator.render import support_module
+from generator.support import support_module
 from generator.textui import table
 
 # Why each keyword outside the subset of spec section 2 is not enforced; the reader's
