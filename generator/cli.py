@@ -461,9 +461,9 @@ def _say(text: str) -> None:
 
 def _misspelt(tool: str, package: Package) -> str:
     """`list_issues`, or `a` or `b`: the validated names `tool` is probably a typo of."""
-    from generator.readers.explain import suggest
+    from generator.readers.didyoumean import meant
 
-    return " or ".join(f"`{name}`" for name in suggest(tool, package.TOOL_NAMES, close_only=True))
+    return meant(tool, package.TOOL_NAMES)
 
 
 def _validate_lines(ctx: click.Context, options: Settings) -> None:

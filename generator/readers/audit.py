@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.readers.admits import Schema
+from generator.readers.didyoumean import either_of, suggest
 from generator.readers.package import Package
 from generator.readers.repairs import Repairs
 from generator.readers.suggestions import repairs_json, repairs_text
@@ -305,8 +306,6 @@ def _line_calls(audit: Audit, name: str, number: int, raw: bytes) -> list[Call]:
 
 def misspelt(audit: Audit, validated: Iterable[str]) -> dict[str, tuple[str, ...]]:
     """Passed-through tool names that are probably typos of validated ones (as `validate` says)."""
-    from generator.readers.explain import suggest
-
     names = sorted(validated)
     found = {tool: tuple(suggest(tool, names, close_only=True)) for tool in audit.tool_calls}
     return {
@@ -377,9 +376,7 @@ def render(audit: Audit, package_label: str) -> str:
         out += ["", table(("tool", "calls", "rejected", "share"), rows, (False, True, True, True))]
     if audit.misspelt:
         out += ["", "passed through, probably misspelt:"] + [
-            f"  {tool} ({counted(audit.tool_calls[tool], 'call')}): did you mean "
-            + " or ".join(f"`{name}`" for name in meant)
-            + "?"
+            f"  {tool} ({counted(audit.tool_calls[tool], 'call')}): did you mean {either_of(meant)}?"
             for tool, meant in audit.misspelt.items()
         ]
     if data["by_parameter"]:
