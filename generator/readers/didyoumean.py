@@ -12,9 +12,9 @@ def suggest(name: str, known: Iterable[str], close_only: bool = False) -> list[s
     in case, `-`/`_`, or a letter or two, so a genuinely other tool is not taken for a typo."""
     if not close_only:
         return difflib.get_close_matches(name, list(known), n=3)
-    folded = {_folded(k): k for k in sorted(known)}
-    close = difflib.get_close_matches(_folded(name), list(folded), n=3, cutoff=0.85)
-    return [folded[k] for k in close]
+    by_folded = {folded(k): k for k in sorted(known)}
+    close = difflib.get_close_matches(folded(name), list(by_folded), n=3, cutoff=0.85)
+    return [by_folded[k] for k in close]
 
 
 def meant(name: str, known: Iterable[str]) -> str:
@@ -28,5 +28,6 @@ def either_of(names: Iterable[str]) -> str:
     return " or ".join(f"`{name}`" for name in names)
 
 
-def _folded(name: str) -> str:
+def folded(name: str) -> str:
+    """A name with case, `-` and `_` ignored: `task_id`, `TaskId` and `task-id` are one."""
     return name.casefold().replace("-", "").replace("_", "")

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.readers.admits import Schema
+from generator.readers.didyoumean import folded
 
 NUMBER_FROM_STRING = "number-from-string"
 BOOLEAN_FROM_STRING = "boolean-from-string"
@@ -43,12 +44,15 @@ RENAME_RATIO = 0.85
 _INPUT = "(input)"
 
 
-class _NoRepair(Exception):
-    """This place is not one the kind applies to."""
+class _Skip:
+    """What a value repair returns where its kind does not apply (a value may be None)."""
+
+
+SKIP = _Skip()
 
 
 def _strict_json(text: str) -> Any:
-    """json.loads without NaN/Infinity, and with finite numbers only; _NoRepair otherwise."""
+    """json.loads without NaN/Infinity, and with finite numbers only; SKIP otherwise."""
 
     def constant(literal: str) -> Any:
         raise ValueError(literal)
@@ -62,64 +66,63 @@ def _strict_json(text: str) -> Any:
     try:
         return json.loads(text, parse_constant=constant, parse_float=number)
     except (ValueError, RecursionError):
-        raise _NoRepair from None
+        return SKIP
 
 
 def _number(value: Any, schema: Schema) -> Any:
     types = schema.types()
     if not isinstance(value, str) or "string" in types or not {"number", "integer"} & types:
-        raise _NoRepair
+        return SKIP
     if not _JSON_NUMBER.fullmatch(value):
-        raise _NoRepair
+        return SKIP
     number = _strict_json(value)
+    if number is SKIP:
+        return SKIP
     if "number" not in types and not (type(number) is int or number.is_integer()):
-        raise _NoRepair  # only integers admitted, and "2.5" is not one
+        return SKIP  # only integers admitted, and "2.5" is not one
     return number
 
 
 def _boolean(value: Any, schema: Schema) -> Any:
     if not isinstance(value, str) or value not in ("true", "false"):
-        raise _NoRepair
+        return SKIP
     types = schema.types()
     if "boolean" not in types or "string" in types:
-        raise _NoRepair
+        return SKIP
     return value == "true"
 
 
 def _json(value: Any, schema: Schema) -> Any:
     types = schema.types()
     if not isinstance(value, str) or "string" in types or not {"object", "array"} & types:
-        raise _NoRepair
-    parsed = _strict_json(value)
+        return SKIP
+    parsed = _strict_json(value)  # SKIP, when not JSON, is neither an object nor an array
     wanted = "object" if isinstance(parsed, dict) else "array" if isinstance(parsed, list) else None
     if wanted not in types:
-        raise _NoRepair
+        return SKIP
     return parsed
 
 
 def _single(value: Any, schema: Schema) -> Any:
     if isinstance(value, list) or not schema.admits("array") or schema.admits_value(value):
-        raise _NoRepair
+        return SKIP
     if isinstance(value, str) and _parses_to_list(value):
-        raise _NoRepair  # json-from-string's case, not this one
+        return SKIP  # json-from-string's case, not this one
     return [value]
 
 
 def _parses_to_list(text: str) -> bool:
-    try:
-        return isinstance(_strict_json(text), list)
-    except _NoRepair:
-        return False
+    return isinstance(_strict_json(text), list)
 
 
 def _enum_case(value: Any, schema: Schema) -> Any:
     members = schema.string_enum()
     if not isinstance(value, str) or not members or value in members:
-        raise _NoRepair
+        return SKIP
     wanted = value.strip().casefold()
     found = [m for m in members if m.strip().casefold() == wanted]
     if len(found) != 1:
-        raise _NoRepair
+        return SKIP
     return found[0]
 
 
@@ -133,16 +136,12 @@ _VALUE_REPAIRS: dict[str, Callable[[Any, Schema], Any]] = {
 }
 
 
-def _folded(name: str) -> str:
-    return name.casefold().replace("_", "").replace("-", "")
-
-
 def renamed_to(key: str, absent: list[str]) -> str | None:
     """The one absent declared property an unexpected key stands for, or None (no candidate,
     or two: an ambiguous rename is not made)."""
-    folded = [name for name in absent if _folded(name) == _folded(key)]
-    if folded:
-        return folded[0] if len(folded) == 1 else None
+    alike = [name for name in absent if folded(name) == folded(key)]
+    if alike:
+        return alike[0] if len(alike) == 1 else None
     close = [name for name in absent if difflib.SequenceMatcher(None, key, name).ratio() >= RENAME_RATIO]
     return close[0] if len(close) == 1 else None
 
@@ -190,11 +189,10 @@ class _Walk:
             repair = _VALUE_REPAIRS.get(kind)
             if repair is None:
                 continue
-            try:
-                value = repair(value, schema)
+            fixed = repair(value, schema)
+            if fixed is not SKIP:
+                value = fixed
                 self.places.add(path or _INPUT)
-            except _NoRepair:
-                pass
         if isinstance(value, dict):
             return self._object(value, schema, path)
         if isinstance(value, list):
