@@ -605,6 +605,8 @@ def _audit_file(run: AuditRun, path: Path, progress: bool | None) -> None:
 
     from generator.readers.auditrun import opened
 
+    if path.as_posix() == "-" and sys.stdin.isatty():
+        click.echo("reading JSON Lines of calls from standard input (end with Ctrl-D)", err=True)
     try:
         with opened(path, sys.stdin.buffer) as source:
             size = source.size
