@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 COMPILE_STAMP := $(VENV)/.installed-compile
 
-.PHONY: setup generate check lint test dist-check bench coverage scale gencost compile clean-compiled test-compiled clean
+.PHONY: setup generate check lint test dist-check spark-check bench coverage scale gencost compile clean-compiled test-compiled clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,11 +36,15 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
+# --dist loadgroup: the tests marked xdist_group("spark") share one worker, so one Spark session.
 test: lint check  ## lint, types, drift check, then every test
-	$(BIN)/python -m pytest -n 2
+	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
 dist-check: setup  ## the sdist and wheel as users get them: wheel in a fresh venv, CLI in a scratch project, pre-commit hook
 	$(BIN)/python -m pytest -m dist -n 2 tests/test_distribution.py
+
+spark-check: setup  ## only the Spark recipe's tests (a local session; needs Java 17+): runtime/integrations/spark.py
+	$(BIN)/python -m pytest -m spark tests/test_spark.py
 
 scale: setup  ## 1,000 tools generated and cross-checked; 125 KB-2 MB arguments timed (~2 min, not in test)
 	$(BIN)/python -m tests.scale.thousand_tools

@@ -7,6 +7,7 @@ import importlib.metadata
 import json
 import keyword
 import math
+import shlex
 import shutil
 import sys
 import time
@@ -19,9 +20,11 @@ from generator.command import Target, regenerate_command
 from generator.config import ConfigError, Settings, package_keywords, settings
 from generator.errors import NOT_ENFORCED, DeclarationError, Notice
 from generator.load import project_root
+from generator.sources import stdio as stdio_source
 from generator.textui import coloured_diff
 
 if TYPE_CHECKING:
+    from generator import snapshot as snapshot_module
     from generator.build import Build
     from generator.readers.auditrun import AuditRun
     from generator.readers.package import Package
@@ -148,6 +151,7 @@ def main() -> None:
     Typical use:
       toolgen generate                 after editing a declaration
       toolgen check                    in CI or pre-commit: is generated/ up to date?
+      toolgen import                   tools defined in code: write their declarations
       toolgen validate Write '{...}'   try one call
       toolgen explain AskUserQuestion  what is checked, what is not
       toolgen audit calls.jsonl        which parameters do models get wrong?
@@ -622,3 +626,123 @@ def _audit_file(run: AuditRun, path: Path, progress: bool | None) -> None:
 
 def _ignore(_: Any) -> None:
     return None
+
+
+@main.command("import", short_help="Write declarations from the code that defines the tools.")
+@click.argument("sources", nargs=-1, metavar="[SOURCE]...")
+@click.option(
+    "--stdio",
+    "commands",
+    multiple=True,
+    metavar="COMMAND",
+    help="An MCP server to start over stdio and list the tools of (split like a shell command "
+    "line, run without a shell; repeatable).  [default: [tool.toolgen] import-stdio]",
+)
+@_schemas_option
+@click.option(
+    "--check", is_flag=True, help="Write nothing; exit 1 and print a diff if the declarations differ."
+)
+@click.option(
+    "--timeout",
+    default=stdio_source.TIMEOUT,
+    show_default=True,
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    help="How long a --stdio server may take to start and list its tools.",
+)
+@_color_option
+@click.pass_context
+def import_(
+    ctx: click.Context,
+    sources: tuple[str, ...],
+    commands: tuple[str, ...],
+    schemas: Path | None,
+    check: bool,
+    timeout: float,
+    color: bool | None,
+) -> None:
+    """Write one declaration file per tool from the code that defines the tools.
+
+    Each SOURCE is module.path:attribute, imported with the project root on sys.path: an
+    MCPServer or FastMCP server, a pydantic BaseModel subclass, an openai-agents
+    FunctionTool, a LangChain BaseTool, a pydantic-ai Tool, or a list, tuple or dict of these.
+    Without SOURCE or --stdio, the sources are [tool.toolgen] import and import-stdio.
+
+    Files are written in MCP form into --schemas, and recorded in its toolgen-import.toml:
+    a re-run rewrites only changed files and removes only the files of tools no source
+    offers any more; hand-written declarations are never touched. Exit 0 on success; 1 with
+    --check when the declarations differ from the code (a unified diff and the command that
+    fixes it); 2 when a source fails or a tool clashes with another (nothing written).
+    """
+    from generator import snapshot
+    from generator.sources.collect import collect
+    from generator.sources.tool import ImportRefused
+    from generator.write import OutputError
+
+    options = _settings(schemas=schemas)
+    given = bool(sources or commands)
+    if not given:
+        sources, commands = options.imports, options.import_stdio
+    if not (sources or commands):
+        _fail(
+            "no sources: give module.path:attribute or --stdio COMMAND, or list them in "
+            "[tool.toolgen] import / import-stdio of pyproject.toml; nothing written"
+        )
+    folder = options.schemas
+    try:
+        tools = collect(sources, commands, options.root, timeout)
+        if check:
+            plan = snapshot.check(folder, tools)
+        else:
+            started = time.perf_counter()
+            plan = snapshot.write(folder, tools)
+    except ImportRefused as exc:
+        _fail(str(exc))
+    except OutputError as exc:
+        _fail(str(exc))
+    declarations = [n for n in plan.files if n != snapshot.MANIFEST]
+    if check:
+        _report_import_drift(ctx, plan, options, sources if given else (), commands if given else (), color)
+        return
+    changed = [n for n in plan.changed if n != snapshot.MANIFEST]
+    new = [n for n in plan.new if n != snapshot.MANIFEST]
+    unchanged = len(declarations) - len(changed) - len(new)
+    click.echo(
+        f"{_tools(len(declarations))} imported into {folder.as_posix()}: {len(changed)} changed, "
+        f"{len(new)} new, {unchanged} unchanged, {len(plan.removed)} removed"
+        f" in {time.perf_counter() - started:.1f}s"
+    )
+
+
+def _tools(count: int) -> str:
+    return f"{count} tool{'s' if count != 1 else ''}"
+
+
+def _report_import_drift(
+    ctx: click.Context,
+    plan: snapshot_module.Snapshot,
+    options: Settings,
+    sources: tuple[str, ...],
+    commands: tuple[str, ...],
+    color: bool | None,
+) -> None:
+    from generator import snapshot
+
+    folder = options.schemas
+    count = sum(1 for n in plan.files if n != snapshot.MANIFEST)
+    if plan.in_sync:
+        click.echo(f"{folder.as_posix()}: in sync with the code ({_tools(count)})")
+        return
+    click.echo(coloured_diff(snapshot.diff(plan)), nl=False, color=color)
+    for label, names in (("changed", plan.changed), ("new", plan.new), ("removed", plan.removed)):
+        for name in names:
+            click.echo(f"{label}: {(folder / name).as_posix()}", err=True)
+    words = [_program(ctx), "import", *sources]
+    for command in commands:
+        words += ["--stdio", command]
+    if "schemas" in options.explicit:
+        words += ["--schemas", folder.as_posix()]
+    click.echo(
+        f"declarations are out of sync with the code; run: {shlex.join(words)}", err=True, color=color
+    )
+    sys.exit(1)

@@ -5,6 +5,8 @@
     out = "src/agent/validators"     # default: generated
     keywords = "extended"            # default: subset
     allow = ["default", "format"]    # warnings that do not fail --strict (default: none)
+    import = ["pkg.tools:server"]    # sources of `toolgen import` (default: none)
+    import-stdio = ["python -m pkg.server"]  # MCP servers it starts over stdio (default: none)
 
 The table is read from the project root's pyproject.toml (the nearest one at or above the
 working directory, as for source names). Its paths are relative to that file's folder, so a
@@ -38,7 +40,8 @@ else:  # pragma: no cover - Python 3.10 has no tomllib
 
 KEYWORD_MODES = ("subset", "extended")
 DEFAULTS: dict[str, str] = {"schemas": "tool_schemas", "out": "generated", "keywords": "subset"}
-KEYS = (*DEFAULTS, "allow")
+LISTS = ("allow", "import", "import-stdio")  # keys whose value is a list of strings
+KEYS = (*DEFAULTS, *LISTS)
 # What `--allow` (and `allow = [...]`) names: a kind of warning (generator/errors.py and
 # extended mode's own), or a JSON Schema keyword that a "not enforced" warning may list; a
 # "not enforced" warning is allowed when every keyword it lists is. Keywords the generator
@@ -81,6 +84,9 @@ class Settings:
     # Where the keyword mode came from: "given" (command line), "table", "package" (the
     # package on disk) or "default".
     keywords_from: str = "default"
+    # `toolgen import`'s sources from the table (the command line's replace them).
+    imports: tuple[str, ...] = ()
+    import_stdio: tuple[str, ...] = ()
 
     def origin(self, key: str) -> str:
         """Where an option's value came from, for messages: `--schemas`, `[tool.toolgen] schemas
@@ -112,11 +118,14 @@ def table(root: Path, here: Path) -> tuple[Path | None, dict[str, Any]]:
         if key not in KEYS:
             expected = ", ".join(KEYS)
             raise ConfigError(f"{shown}: [tool.toolgen] {key}: unknown key; expected one of {expected}")
-        if key == "allow":
+        if key in LISTS:
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise ConfigError(f"{shown}: [tool.toolgen] allow: expected a list of strings")
+                raise ConfigError(f"{shown}: [tool.toolgen] {key}: expected a list of strings")
+            if not all(value):
+                raise ConfigError(f"{shown}: [tool.toolgen] {key}: an empty string in the list")
             try:
-                allowed(value)
+                if key == "allow":
+                    allowed(value)
             except ValueError as exc:
                 raise ConfigError(f"{shown}: [tool.toolgen] allow: {exc}") from None
         elif not isinstance(value, str) or not value:
@@ -182,6 +191,8 @@ def settings(
         explicit=frozenset(key for key, value in given.items() if value is not None),
         configured=frozenset(found),
         keywords_from=keywords_from,
+        imports=tuple(found.get("import", ())),
+        import_stdio=tuple(found.get("import-stdio", ())),
     )
 
 

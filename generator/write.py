@@ -132,7 +132,8 @@ def _diff_name(path: Path) -> str:
     return path.as_posix().lstrip("/")
 
 
-def _atomic_write(path: Path, content: str) -> None:
+def atomic_write(path: Path, content: str) -> None:
+    """Replace `path` with `content` (UTF-8) in one rename: a reader sees the old or the new file."""
     handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=_TEMP_SUFFIX)
     try:
         with os.fdopen(handle, "wb") as stream:
@@ -170,7 +171,7 @@ def apply(plan: Plan, after_write: AfterWrite | None = None) -> None:
         plan.out.mkdir(parents=True, exist_ok=True)
         _remove_stale_temps(plan.out)
         for name in _write_order(plan):
-            _atomic_write(plan.out / name, plan.files[name])
+            atomic_write(plan.out / name, plan.files[name])
             if after_write is not None:
                 after_write(plan.out / name)
         for name in plan.orphans:

@@ -8,6 +8,7 @@ header, and the modules build their constant lines with the functions below at i
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -244,6 +245,64 @@ def issues_from(collect: Collector, args: object) -> tuple[Issue, ...]:
     except Exception as exc:
         return (Issue(INVALID, "", unreadable(exc)),)
     return issues_of(mis, une, typ, inv)
+
+
+# ---------- one logged call's verdict: `toolgen audit` and the Spark recipe ----------
+# (runtime/integrations/spark.py runs `verdict` on the executors from the package shipped
+# there, so both read a call the same way.)
+
+UNDECODABLE = "undecodable"  # the issue kind of arguments sent as text that is not JSON
+# A call's status: rejected calls are the invalid and the undecodable ones.
+VALID = "valid"
+REJECTED = "invalid"
+PASS_THROUGH = "pass-through"  # a tool the package has no validator for (MCP, custom)
+
+_POSITION = re.compile(r"\[\d+\]")
+_EXPECTED = re.compile(r"expected as `([^`]*)` but provided as `([^`]*)`$")
+
+
+def undecodable_issue(why: str) -> Issue:
+    """The one issue of a call whose arguments text is not JSON (`why`: the decoder's error)."""
+    return Issue(UNDECODABLE, "", "arguments are not JSON: " + why)
+
+
+def decode_arguments(text: str) -> tuple[object, Issue | None]:
+    """Arguments sent as JSON text (OpenAI's `arguments`): (value, None), or (None, the issue)."""
+    try:
+        return json.loads(text), None
+    except (ValueError, RecursionError) as exc:
+        return None, undecodable_issue(str(exc))
+
+
+def verdict(
+    tool_names: frozenset[str],
+    issues: Callable[[str, object], tuple[Issue, ...]],
+    tool: str,
+    arguments_text: str,
+) -> tuple[str, tuple[Issue, ...]]:
+    """A logged call whose arguments are JSON text: its status and issues (none when it is
+    valid or passes through). A tool not in `tool_names` passes through unread."""
+    if tool not in tool_names:
+        return PASS_THROUGH, ()
+    arguments, bad = decode_arguments(arguments_text)
+    if bad is not None:
+        return UNDECODABLE, (bad,)
+    found = issues(tool, arguments)
+    return (REJECTED if found else VALID), found
+
+
+def parameter(path: str) -> str:
+    """An issue's parameter for counting: array positions merged (`questions[*].header`),
+    `(input)` for the arguments as a whole."""
+    return _POSITION.sub("[*]", path) if path else "(input)"
+
+
+def detail(kind: str, line: str) -> str:
+    """What a type issue's line says was sent instead (`string instead of number`); else ""."""
+    if kind != TYPE:
+        return ""
+    found = _EXPECTED.search(line)
+    return f"{found.group(2)} instead of {found.group(1)}" if found else ""
 
 
 def message(tool: str, issues: tuple[Issue, ...]) -> str | None:

@@ -176,29 +176,34 @@ def hooks(text: str) -> list[dict[str, str]]:
     return found
 
 
+def hook(hook_id: str) -> dict[str, str]:
+    """The hook of that id in .pre-commit-hooks.yaml (the file offers more than one)."""
+    [found] = [h for h in hooks((ROOT / ".pre-commit-hooks.yaml").read_text("utf-8")) if h["id"] == hook_id]
+    return found
+
+
 def test_pre_commit_hook_runs_toolgen_check(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    [hook] = hooks((ROOT / ".pre-commit-hooks.yaml").read_text("utf-8"))
-    assert (hook["id"], hook["entry"], hook["language"], hook["pass_filenames"]) == (
+    check = hook("toolgen-check")
+    assert (check["id"], check["entry"], check["language"], check["pass_filenames"]) == (
         "toolgen-check",
         "toolgen check",
         "python",
         "false",
     )
     # Every commit: the folders it reads come from [tool.toolgen], so no file filter can know them.
-    assert hook["always_run"] == "true" and "files" not in hook
+    assert check["always_run"] == "true" and "files" not in check
     shutil.copytree(project / "schemas", project / "tool_schemas")
     monkeypatch.chdir(project)
-    command = hook["entry"].split()[1:]
+    command = check["entry"].split()[1:]
     assert toolgen(*command).exit_code == 1  # nothing generated yet
     toolgen("generate")
     assert (toolgen(*command).exit_code, toolgen(*command).stdout) == (0, "generated: in sync (3 tools)\n")
 
 
 def test_pre_commit_hook_reads_the_projects_table(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    [hook] = hooks((ROOT / ".pre-commit-hooks.yaml").read_text("utf-8"))
     (project / "pyproject.toml").write_text('[tool.toolgen]\nschemas = "schemas"\nout = "pkg"\n', "utf-8")
     monkeypatch.chdir(project)
-    command = hook["entry"].split()[1:]
+    command = hook("toolgen-check")["entry"].split()[1:]
     missing = toolgen(*command)
     assert missing.exit_code == 1 and missing.stderr.endswith("run: toolgen generate\n")
     toolgen("generate")

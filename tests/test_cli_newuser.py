@@ -316,6 +316,7 @@ def test_9_top_level_help_shows_whole_descriptions_and_the_version() -> None:
         "  check     Check that the generated package is up to date.",
         "  explain   Show what a tool's validator checks, and what not.",
         "  generate  Generate one validator module per tool declaration.",
+        "  import    Write declarations from the code that defines the tools.",
         "  validate  Validate a call (or JSON Lines of calls) with the package.",
     ]
     for flag in ("--version", "-V"):

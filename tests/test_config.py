@@ -101,7 +101,7 @@ def test_without_a_table_the_defaults_hold(tmp_path: Path) -> None:
         (
             '[tool.toolgen]\nschema = "decls"\n',
             "pyproject.toml: [tool.toolgen] schema: unknown key; "
-            "expected one of schemas, out, keywords, allow",
+            "expected one of schemas, out, keywords, allow, import, import-stdio",
         ),
         ("[tool.toolgen]\nout = 3\n", "pyproject.toml: [tool.toolgen] out: expected a non-empty string"),
         ('[tool.toolgen]\nout = ""\n', "pyproject.toml: [tool.toolgen] out: expected a non-empty string"),

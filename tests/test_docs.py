@@ -9,7 +9,8 @@ Fenced blocks, by info string:
   next commands see, or lines to feed a command);
 * `python file=PATH`: the block is written to PATH, not executed here: a script a later
   `$ .venv/bin/python PATH` line runs in its own process, as a user runs it (its folder first
-  on `sys.path`, so it imports the project's own generated package);
+  on `sys.path`, so it imports the project's own generated package), or a module a later
+  command imports; `toml file=PATH` likewise (a pyproject.toml);
 * `console`: `$ .venv/bin/toolgen ...` lines, the command as `make setup` installs it and a
   user types it, are run (click's runner, program name `toolgen`, `sys.argv[0]` as typed;
   `< FILE` feeds FILE to standard input), and `$ .venv/bin/python ...` lines run this
@@ -107,7 +108,7 @@ def run_console(command: str) -> list[str]:
 
 def run_block(block: Block, namespace: dict[str, Any], name: str = "README.md") -> None:
     where = f"{name} line {block.line}"
-    if block.kind in ("json", "jsonl", "python") and block.options.startswith("file="):
+    if block.kind in ("json", "jsonl", "python", "toml") and block.options.startswith("file="):
         target = Path(block.options.removeprefix("file="))
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(block.text, "utf-8")

@@ -73,9 +73,11 @@ def test_build_gives_the_same_files_in_the_same_order_serial_or_pooled(
 def _cli_generate(project: Path, jobs: str) -> Path:
     """`generate` with no options in a copy of this project, as `make generate` runs it (a whole
     process, one thread: the fork start method); the package's headers name `make generate`
-    only for the project's own default folders, so the copy must have them too."""
+    only for the project's own default folders in a project whose Makefile has that target, so
+    the copy must have them too."""
     project.mkdir()
     shutil.copyfile(ROOT / "pyproject.toml", project / "pyproject.toml")
+    shutil.copyfile(ROOT / "Makefile", project / "Makefile")
     shutil.copytree(ROOT / "tool_schemas", project / "tool_schemas")
     env = dict(os.environ, TOOLGEN_JOBS=jobs, PYTHONPATH=str(ROOT))
     done = subprocess.run(

@@ -21,7 +21,6 @@ Lines that are not JSON or hold an unrecognised object are counted and listed, n
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -36,14 +35,15 @@ from generator.support import support_module
 from generator.textui import counted, percent, table
 
 # The failure sink's `event`, defined once in templates/_support.py (runtime/failures.py
-# reads it from the generated package's copy).
-SINK_EVENT: str = support_module().FAILURE_EVENT
+# reads it from the generated package's copy). A call is read as the Spark recipe
+# (runtime/integrations/spark.py) reads it, with the same functions of templates/_support.py:
+# arguments decoded, parameters and details named.
+_SUPPORT = support_module()
+SINK_EVENT: str = _SUPPORT.FAILURE_EVENT
 
-UNDECODABLE = "undecodable"  # OpenAI arguments that are not JSON: the runtime rejects those too
+UNDECODABLE: str = _SUPPORT.UNDECODABLE  # OpenAI arguments that are not JSON: the runtime rejects those too
 _MAX_BAD_LISTED = 20
 _NO_CALLS_TYPES = frozenset({"text", "tool_result", "thinking", "redacted_thinking", "message", "reasoning"})
-_INDEX = re.compile(r"\[\d+\]")
-_EXPECTED = re.compile(r"expected as `([^`]*)` but provided as `([^`]*)`$")
 
 
 class Unrecognised(Exception):
@@ -102,10 +102,10 @@ def _decoded(name: str, arguments: Any) -> Call:
     """OpenAI sends arguments as a JSON string; some logs store them decoded."""
     if not isinstance(arguments, str):
         return Call(name, arguments)
-    try:
-        return Call(name, json.loads(arguments))
-    except (ValueError, RecursionError) as exc:
-        return Call(name, None, has_arguments=False, undecodable=f"arguments are not JSON: {exc}")
+    decoded, bad = _SUPPORT.decode_arguments(arguments)
+    if bad is None:
+        return Call(name, decoded)
+    return Call(name, None, has_arguments=False, undecodable=bad.line)
 
 
 def _openai_call(value: dict[str, Any]) -> list[Call]:
@@ -263,14 +263,13 @@ def _accepts(package: Package, tool: str) -> Callable[[Any], bool]:
 
 def _parameter(path: str) -> str:
     """Paths aggregated over array positions: `questions[0].header` -> `questions[*].header`."""
-    return _INDEX.sub("[*]", path) if path else "(input)"
+    parameter: str = _SUPPORT.parameter(path)
+    return parameter
 
 
 def _detail(issue: Any) -> str:
-    if issue.kind != "type":
-        return ""
-    found = _EXPECTED.search(issue.line)
-    return f"{found.group(2)} instead of {found.group(1)}" if found else ""
+    detail: str = _SUPPORT.detail(issue.kind, issue.line)
+    return detail
 
 
 def audit_lines(

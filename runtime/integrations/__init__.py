@@ -5,5 +5,7 @@ is itself imported (`import runtime` never imports any of them):
   an `mcp` `MCPServer` (as middleware) or low-level `Server`;
 * `runtime.integrations.openai_agents`: a `ToolInputGuardrail` for openai-agents;
 * `runtime.integrations.pydantic_ai`: an `args_validator` (and `Tool`) for pydantic-ai;
-* `runtime.integrations.langchain`: a langchain-core `StructuredTool` over a ToolExecutor.
+* `runtime.integrations.langchain`: a langchain-core `StructuredTool` over a ToolExecutor;
+* `runtime.integrations.spark`: logged calls checked on Apache Spark, the package shipped to
+  the executors (`validate_calls`).
 """
