@@ -55,7 +55,8 @@ OUTPUT_STAGES = (
     "render.py", "schema_graph.py", "shapes.py", "support.py",
 )  # fmt: skip
 NOT_OUTPUT = (
-    "__init__.py", "__main__.py", "cli.py", "compile.py", "config.py", "pool.py", "textui.py", "write.py",
+    "__init__.py", "__main__.py", "cli.py", "compile.py", "config.py", "pool.py", "snapshot.py", "textui.py",
+    "write.py",
 )  # fmt: skip
 
 
