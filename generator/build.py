@@ -67,9 +67,12 @@ GENERATOR = Path(__file__).resolve().parent
 OUTPUT_STAGES = (
     "build.py", "check.py", "collector.py", "command.py", "errors.py", "format.py", "header.py", "ir.py",
     "load.py", "lower.py", "names.py", "openai_strict.py", "patterns.py", "plan.py", "refusals.py",
-    "render.py", "schema_graph.py", "shapes.py",
+    "render.py", "schema_graph.py", "shapes.py", "support.py",
 )  # fmt: skip
-NOT_OUTPUT = ("__init__.py", "__main__.py", "cli.py", "compile.py", "config.py", "textui.py", "write.py")
+NOT_OUTPUT = (
+    "__init__.py", "__main__.py", "cli.py", "compile.py", "config.py", "pool.py", "snapshot.py", "textui.py",
+    "write.py",
+)  # fmt: skip
 
 
 def _code(text: str) -> str:

@@ -17,19 +17,19 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from generator.build import Build, build
 from generator.command import Target, regenerate_command
 from generator.config import ConfigError, Settings, package_keywords, settings
 from generator.errors import NOT_ENFORCED, DeclarationError, Notice
 from generator.load import project_root
 from generator.sources import stdio as stdio_source
 from generator.textui import coloured_diff
-from generator.write import OutputError, Plan, Staging, check_output_folder, diff, locked
 
 if TYPE_CHECKING:
     from generator import snapshot as snapshot_module
-    from generator.readers import audit as audit_module
+    from generator.build import Build
+    from generator.readers.auditrun import AuditRun
     from generator.readers.package import Package
+    from generator.write import Plan
 
 _PROGRESS_BYTES = 1 << 20  # files larger than this get a progress bar even off a terminal
 _SUPPORT_FILES = frozenset({"__init__.py", "_support.py", "_declarations.py", "_extended.py"})
@@ -215,6 +215,11 @@ def check(
 
 
 def _generate(ctx: click.Context, options: Settings, check: bool, strict: bool, color: bool | None) -> None:
+    # Imported here: the compiler (jinja2, black) costs a third of a second to import, which
+    # the reading commands (validate, explain, audit) should not pay.
+    from generator.build import build
+    from generator.write import OutputError, Staging, check_output_folder, locked
+
     started = time.perf_counter()
     schemas, out = options.schemas, options.out
     _has_declarations(options)
@@ -341,6 +346,8 @@ def _fix_command(ctx: click.Context, options: Settings) -> str:
 def _report_drift(
     ctx: click.Context, todo: Plan, result: Build, options: Settings, color: bool | None
 ) -> None:
+    from generator.write import diff
+
     out = options.out
     if todo.in_sync:
         click.echo(f"{out.as_posix()}: in sync ({len(result.tools)} tools)")
@@ -472,9 +479,9 @@ def _say(text: str) -> None:
 
 def _misspelt(tool: str, package: Package) -> str:
     """`list_issues`, or `a` or `b`: the validated names `tool` is probably a typo of."""
-    from generator.readers.explain import suggest
+    from generator.readers.didyoumean import meant
 
-    return " or ".join(f"`{name}`" for name in suggest(tool, package.TOOL_NAMES, close_only=True))
+    return meant(tool, package.TOOL_NAMES)
 
 
 def _validate_lines(ctx: click.Context, options: Settings) -> None:
@@ -551,51 +558,84 @@ def explain(tool: str, schemas: Path | None, keywords: str | None) -> None:
     "--json", "as_json", is_flag=True, help="Print the counts as one JSON object instead of tables."
 )
 @click.option(
+    "--suggest",
+    is_flag=True,
+    help="Also report what each repair kind (a compatibility rule one might adopt) would rescue "
+    "of the rejected calls.",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Replay in N processes.  [default: the cores this process may use, within TOOLGEN_JOBS]",
+)
+@click.option(
     "--progress/--no-progress",
     default=None,
     help="Show a progress bar. Default: on a terminal, or for files over 1 MB.",
 )
 @click.pass_context
 def audit(
-    ctx: click.Context, files: tuple[Path, ...], package: Path | None, as_json: bool, progress: bool | None
+    ctx: click.Context,
+    files: tuple[Path, ...],
+    package: Path | None,
+    as_json: bool,
+    suggest: bool,
+    jobs: int | None,
+    progress: bool | None,
 ) -> None:
     """Replay recorded tool calls through the validators, running nothing.
 
     Each FILE is JSON Lines: OpenAI tool_calls entries or assistant messages, Anthropic
     tool_use blocks or messages, {"name", "arguments"} objects, or lines written by the
-    run-time failure sink (runtime/failures.py). Reports how many calls would have been
-    rejected, by tool, by parameter (array positions merged as [*]) and by issue kind.
-    Lines that cannot be read are counted and listed. Exit 0 after a report; 2 when a file
-    or the package cannot be read.
+    run-time failure sink (runtime/failures.py); "-" is standard input, and gzip-compressed
+    input (a .jsonl.gz) is read as it is, both as streams. Reports how many calls would have
+    been rejected, by tool, by parameter (array positions merged as [*]) and by issue kind;
+    with --suggest, also how many rejected calls each repair kind would rescue. Lines that
+    cannot be read are counted and listed. Exit 0 after a report; 2 when a file or the
+    package cannot be read.
     """
+    from generator.pool import usable_workers
     from generator.readers import audit as audit_module
+    from generator.readers.auditrun import AuditRun, Replayer
 
     options = _settings(out=package)
     out = options.out
     loaded = _package(ctx, options)
-    result = audit_module.Audit()
-    for path in files:
-        try:
-            _audit_file(result, loaded, path, progress)
-        except OSError as exc:
-            _fail(f"{path.as_posix()}: {exc.strerror or exc}")
+    run = AuditRun(Replayer.load(out, suggest, loaded), out, jobs or usable_workers())
+    try:
+        for path in files:
+            _audit_file(run, path, progress)
+    except BaseException:
+        run.abandon()
+        raise
+    result = run.finish()
+    result.misspelt = audit_module.misspelt(result, loaded.TOOL_NAMES)
     if as_json:
         click.echo(json.dumps(audit_module.as_json(result), indent=2, ensure_ascii=False))
     else:
         click.echo(audit_module.render(result, f"{out.as_posix()}/"))
 
 
-def _audit_file(result: audit_module.Audit, package: Package, path: Path, progress: bool | None) -> None:
-    from generator.readers import audit as audit_module
+def _audit_file(run: AuditRun, path: Path, progress: bool | None) -> None:
+    import zlib
 
-    size = path.stat().st_size
-    show = progress if progress is not None else sys.stderr.isatty() or size > _PROGRESS_BYTES
-    with path.open("rb") as stream:
-        if not show:
-            audit_module.audit_stream(result, package, path.as_posix(), stream, _ignore)
-            return
-        with click.progressbar(length=size, label=f"auditing {path.as_posix()}", file=sys.stderr) as bar:
-            audit_module.audit_stream(result, package, path.as_posix(), stream, bar.update)
+    from generator.readers.auditrun import opened
+
+    if path.as_posix() == "-" and sys.stdin.isatty():
+        click.echo("reading JSON Lines of calls from standard input (end with Ctrl-D)", err=True)
+    try:
+        with opened(path, sys.stdin.buffer) as source:
+            size = source.size
+            show = progress if progress is not None else sys.stderr.isatty() or (size or 0) > _PROGRESS_BYTES
+            if size is None or not show:
+                run.feed(source, _ignore)
+                return
+            with click.progressbar(length=size, label=f"auditing {source.name}", file=sys.stderr) as bar:
+                run.feed(source, bar.update)
+    except (OSError, EOFError, zlib.error) as exc:
+        _fail(f"{path.as_posix()}: {getattr(exc, 'strerror', None) or exc}")
 
 
 def _ignore(_: Any) -> None:
@@ -651,6 +691,7 @@ def import_(
     from generator import snapshot
     from generator.sources.collect import collect
     from generator.sources.tool import ImportRefused
+    from generator.write import OutputError
 
     options = _settings(schemas=schemas)
     given = bool(sources or commands)

@@ -9,10 +9,6 @@ bytes as a serial run (black is deterministic; each file is formatted on its own
 from __future__ import annotations
 
 import ast
-import multiprocessing
-import os
-import sys
-import threading
 from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -21,6 +17,8 @@ from concurrent.futures.process import BrokenProcessPool
 import black
 from black.mode import TargetVersion
 from black.parsing import InvalidInput
+
+from generator.pool import pool_context, usable_workers
 
 # Pinned in code so that output never depends on a reader's black configuration.
 MODE = black.Mode(
@@ -35,9 +33,6 @@ MODE = black.Mode(
 # Below this much rendered source (about half a second of black on one core), starting
 # worker processes costs more than it saves: small runs stay serial.
 PARALLEL_MIN_CHARS = 64_000
-# `TOOLGEN_JOBS=N` caps the worker processes (1: always serial); unset or not a positive
-# integer: one per core this process may run on.
-JOBS_VARIABLE = "TOOLGEN_JOBS"
 
 
 class RenderError(Exception):
@@ -61,21 +56,9 @@ def _format_job(job: tuple[str, str]) -> str:
     return format_source(*job)
 
 
-def cores() -> int:
-    """The cores this process may run on (its CPU affinity where the platform has one)."""
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)
-
-
-def _jobs_setting() -> int | None:
-    setting = os.environ.get(JOBS_VARIABLE, "").strip()
-    return int(setting) if setting.isdigit() and int(setting) > 0 else None
-
-
 def _pool_size(files: int, chars: int) -> int:
     """Worker processes for this much work: 1 means serial, in this process."""
-    wanted = min(cores(), _jobs_setting() or cores())
+    wanted = usable_workers()
     if wanted < 2 or files < 2 or chars < PARALLEL_MIN_CHARS:
         return 1
     return min(wanted, files)
@@ -84,21 +67,6 @@ def _pool_size(files: int, chars: int) -> int:
 def workers_for(jobs: Sequence[tuple[str, str]]) -> int:
     """How many processes to format `jobs` with: 1 means serial, in this process."""
     return _pool_size(len(jobs), sum(len(source) for _, source in jobs))
-
-
-def _context() -> multiprocessing.context.BaseContext:
-    # fork: the workers start with black already imported, in milliseconds. Only on Linux
-    # (macOS system libraries do not survive a fork) and not from a process with other
-    # threads (a lock one of them holds would stay held in the child): there a fork server,
-    # started clean, does the forking; spawn where neither exists (Windows).
-    methods = multiprocessing.get_all_start_methods()
-    if sys.platform.startswith("linux") and "fork" in methods and threading.active_count() == 1:
-        return multiprocessing.get_context("fork")
-    if "forkserver" in methods:
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["generator.format"])
-        return context
-    return multiprocessing.get_context("spawn")
 
 
 class Formatter:
@@ -142,9 +110,9 @@ class Formatter:
 
     def _start(self) -> None:
         # Sized for the whole run, since files keep coming: the cores, within TOOLGEN_JOBS.
-        count = self._workers or min(cores(), _jobs_setting() or cores())
+        count = self._workers or usable_workers()
         try:
-            self._pool = ProcessPoolExecutor(count, mp_context=_context())
+            self._pool = ProcessPoolExecutor(count, mp_context=pool_context(["generator.format"]))
         except (OSError, ValueError):
             self._serial = True
             return

@@ -8,13 +8,8 @@ docstring, `doc`. The header is added after formatting (generator/header.py).
 
 from __future__ import annotations
 
-import functools
-import importlib.resources
-import importlib.util
 import math
 import re
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import jinja2
@@ -22,11 +17,11 @@ import jinja2
 from generator.openai_strict import qualifies
 from generator.plan import ExtendedPlan, ModulePlan
 from generator.shapes import describe
+from generator.support import SUPPORT as SUPPORT
+from generator.support import TEMPLATES as TEMPLATES
 
 # The templates are package data of `generator` (in this repository, generator/templates links
 # to the top-level templates/ folder): found the same way in a checkout and in a wheel.
-TEMPLATES = Path(str(importlib.resources.files("generator").joinpath("templates")))
-SUPPORT = TEMPLATES / "_support.py"
 EXTENDED = TEMPLATES / "_extended.py"  # the exact collector of extended mode, copied
 
 
@@ -106,17 +101,6 @@ def render_extended(env: jinja2.Environment, plan: ExtendedPlan) -> str:
 def support_source() -> str:
     """`_support.py`'s body: the plain file, as it is."""
     return SUPPORT.read_bytes().decode("utf-8")
-
-
-@functools.cache
-def support_module() -> ModuleType:
-    """`templates/_support.py` itself, loaded from its path (never the generated package):
-    the generator's readers take the message wording and the sink's event name from it."""
-    spec = importlib.util.spec_from_file_location("_toolgen_support", SUPPORT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def render_init(env: jinja2.Environment, keywords: str = "subset") -> str:

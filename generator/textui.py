@@ -34,3 +34,13 @@ def _styled(line: str) -> str:
         if line.startswith(prefix):
             return click.style(body, fg=colour) + end
     return line
+
+
+def counted(n: int, noun: str) -> str:
+    """`1 call`, `2 calls`: a count with its noun agreeing."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def percent(part: int, whole: int) -> str:
+    """`73.3%` of whole; `0.0%` of nothing."""
+    return f"{100 * part / whole:.1f}%" if whole else "0.0%"

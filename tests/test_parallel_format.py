@@ -13,6 +13,7 @@ import pytest
 
 from generator import format as format_stage
 from generator import header as hdr
+from generator import pool
 from generator.build import build
 from generator.check import check
 from generator.format import RenderError, format_all, workers_for
@@ -61,7 +62,7 @@ def _checked_in_bodies() -> dict[str, str]:
 
 def test_pool_and_serial_give_the_checked_in_bytes_in_input_order(in_root: None) -> None:
     jobs = _jobs()
-    assert len(jobs) == 53 and workers_for(jobs) == min(format_stage.cores(), 53)
+    assert len(jobs) == 53 and workers_for(jobs) == min(pool.cores(), 53)
     serial = format_all(jobs, workers=1)
     pooled = format_all(jobs, workers=2)
     assert pooled == serial
@@ -74,7 +75,7 @@ def test_build_gives_the_same_files_in_the_same_order_serial_or_pooled(
     monkeypatch.setenv("TOOLGEN_JOBS", "1")
     serial = build(Path("tool_schemas")).files
     monkeypatch.setenv("TOOLGEN_JOBS", "2")
-    monkeypatch.setattr(format_stage, "cores", lambda: 2)
+    monkeypatch.setattr(pool, "cores", lambda: 2)
     pooled = build(Path("tool_schemas")).files
     assert list(pooled) == list(serial) and pooled == serial == _checked_in()
 
@@ -114,7 +115,7 @@ def test_cold_generate_from_the_cli_is_byte_identical_serial_or_parallel(tmp_pat
 def test_small_runs_and_one_core_stay_serial(monkeypatch: pytest.MonkeyPatch) -> None:
     small = [("a.py", "x = 1\n"), ("b.py", "y = 2\n")]
     big = [(f"m{i}.py", "x = 1\n" * 20_000) for i in range(3)]
-    monkeypatch.setattr(format_stage, "cores", lambda: 2)
+    monkeypatch.setattr(pool, "cores", lambda: 2)
     monkeypatch.delenv("TOOLGEN_JOBS", raising=False)
     assert workers_for(small) == 1
     assert workers_for(big) == 2
@@ -122,7 +123,7 @@ def test_small_runs_and_one_core_stay_serial(monkeypatch: pytest.MonkeyPatch) ->
     for setting, expected in (("1", 1), ("8", 2), ("0", 2), ("many", 2), ("", 2)):
         monkeypatch.setenv("TOOLGEN_JOBS", setting)
         assert workers_for(big) == expected
-    monkeypatch.setattr(format_stage, "cores", lambda: 1)
+    monkeypatch.setattr(pool, "cores", lambda: 1)
     monkeypatch.delenv("TOOLGEN_JOBS")
     assert workers_for(big) == 1
 

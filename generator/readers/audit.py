@@ -22,13 +22,17 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO
+from typing import Any
 
+from generator.readers.admits import Schema
+from generator.readers.didyoumean import either_of, suggest
 from generator.readers.package import Package
-from generator.render import support_module
-from generator.textui import table
+from generator.readers.repairs import Repairs
+from generator.readers.suggestions import repairs_json, repairs_text
+from generator.support import support_module
+from generator.textui import counted, percent, table
 
 # The failure sink's `event`, defined once in templates/_support.py (runtime/failures.py
 # reads it from the generated package's copy). A call is read as the Spark recipe
@@ -72,6 +76,10 @@ def calls_in(value: Any) -> list[Call]:
         return [call for item in value for call in calls_in(item)]
     if not isinstance(value, dict):
         raise Unrecognised(f"expected an object or an array, found {_json_type(value)}")
+    if len(value) == 2 and "name" in value and "arguments" in value:
+        # The plainest shape, and the commonest in large logs: no other shape has only these
+        # two keys, so it is taken without trying the others.
+        return [_decoded(_name(value, "call"), value["arguments"])]
     for matches, extract in _SHAPES:
         if matches(value):
             return extract(value)
@@ -191,12 +199,15 @@ class Audit:
     by_kind: Counter[str] = field(default_factory=Counter)
     bad: list[BadLine] = field(default_factory=list)
     bad_count: int = 0
+    repairs: Repairs | None = None  # with --suggest: what each repair kind would rescue
+    misspelt: dict[str, tuple[str, ...]] = field(default_factory=dict)  # passed-through name -> meant
 
     @property
     def validated(self) -> int:
         return self.calls - self.passed_through
 
-    def add(self, package: Package, call: Call) -> None:
+    def add(self, package: Package, call: Call, schemas: Mapping[str, Schema] | None = None) -> None:
+        """One call replayed; with `schemas` (and `repairs` set), a rejected one is repaired too."""
         self.calls += 1
         self.tool_calls[call.tool] += 1
         if call.tool not in package.TOOL_NAMES:
@@ -219,11 +230,35 @@ class Audit:
         if counted:
             self.rejected += 1
             self.tool_rejected[call.tool] += 1
+            if self.repairs is not None and schemas is not None and (call.has_arguments or call.undecodable):
+                schema = schemas.get(call.tool) if call.undecodable is None else None
+                self.repairs.add(call.tool, call.arguments, schema, _accepts(package, call.tool))
+
+    def merge(self, part: Audit) -> None:
+        """Counts of a later part of the input added (bad lines listed in input order)."""
+        self.lines += part.lines
+        self.calls += part.calls
+        self.passed_through += part.passed_through
+        self.rejected += part.rejected
+        self.replayed_from_records += part.replayed_from_records
+        self.tool_calls.update(part.tool_calls)
+        self.tool_rejected.update(part.tool_rejected)
+        self.validated_tools |= part.validated_tools
+        self.by_parameter.update(part.by_parameter)
+        self.by_kind.update(part.by_kind)
+        self.bad += part.bad[: max(0, _MAX_BAD_LISTED - len(self.bad))]
+        self.bad_count += part.bad_count
+        if self.repairs is not None and part.repairs is not None:
+            self.repairs.merge(part.repairs)
 
     def bad_line(self, file: str, number: int, reason: str) -> None:
         self.bad_count += 1
         if len(self.bad) < _MAX_BAD_LISTED:
             self.bad.append(BadLine(file, number, reason))
+
+
+def _accepts(package: Package, tool: str) -> Callable[[Any], bool]:
+    return lambda arguments: not package.issues(tool, arguments)
 
 
 def _parameter(path: str) -> str:
@@ -237,17 +272,21 @@ def _detail(issue: Any) -> str:
     return detail
 
 
-def audit_stream(
-    audit: Audit, package: Package, name: str, stream: BinaryIO, progress: Callable[[int], None]
+def audit_lines(
+    audit: Audit,
+    package: Package,
+    name: str,
+    first: int,
+    lines: Iterable[bytes],
+    schemas: Mapping[str, Schema] | None = None,
 ) -> None:
-    audit.files.append(name)
-    for number, raw in enumerate(stream, start=1):
-        progress(len(raw))
+    """Replay `lines` (each with its end of line) of file `name`, the first being line `first`."""
+    for number, raw in enumerate(lines, start=first):
         if not raw.strip():
             continue
         audit.lines += 1
         for call in _line_calls(audit, name, number, raw):
-            audit.add(package, call)
+            audit.add(package, call, schemas)
 
 
 def _line_calls(audit: Audit, name: str, number: int, raw: bytes) -> list[Call]:
@@ -262,6 +301,15 @@ def _line_calls(audit: Audit, name: str, number: int, raw: bytes) -> list[Call]:
     except Unrecognised as exc:
         audit.bad_line(name, number, str(exc))
     return []
+
+
+def misspelt(audit: Audit, validated: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """Passed-through tool names that are probably typos of validated ones (as `validate` says)."""
+    names = sorted(validated)
+    found = {tool: tuple(suggest(tool, names, close_only=True)) for tool in audit.tool_calls}
+    return {
+        tool: meant for tool, meant in sorted(found.items()) if meant and tool not in audit.validated_tools
+    }
 
 
 def _sorted(counter: Counter[Any]) -> Iterator[tuple[Any, int]]:
@@ -295,44 +343,49 @@ def as_json(audit: Audit) -> dict[str, Any]:
         ],
         "by_kind": [{"kind": k, "issues": n} for k, n in _sorted(audit.by_kind)],
         "bad": [{"file": b.file, "line": b.line, "reason": b.reason} for b in audit.bad],
+        "misspelt": [
+            {"tool": tool, "calls": audit.tool_calls[tool], "meant": list(meant)}
+            for tool, meant in audit.misspelt.items()
+        ],
+        **({"repairs": repairs_json(audit.repairs)} if audit.repairs is not None else {}),
     }
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _tool_row(entry: dict[str, Any]) -> tuple[object, ...]:
     if not entry["validated"]:
         return (entry["tool"], entry["calls"], "-", "not validated")
-    return (entry["tool"], entry["calls"], entry["rejected"], _percent(entry["rejected"], entry["calls"]))
-
-
-def _percent(part: int, whole: int) -> str:
-    return f"{100 * part / whole:.1f}%" if whole else "0.0%"
+    return (entry["tool"], entry["calls"], entry["rejected"], percent(entry["rejected"], entry["calls"]))
 
 
 def render(audit: Audit, package_label: str) -> str:
     data = as_json(audit)
     rows: list[tuple[object, ...]]
     out = [
-        f"{_count(len(audit.files), 'file')}, {_count(audit.lines, 'line')}, "
-        f"{_count(audit.calls, 'tool call')}, {_count(audit.bad_count, 'bad line')}",
-        f"would be rejected: {audit.rejected} of {_count(audit.validated, 'validated call')} "
-        f"({_percent(audit.rejected, audit.validated)}); passed through: {audit.passed_through} "
+        f"{counted(len(audit.files), 'file')}, {counted(audit.lines, 'line')}, "
+        f"{counted(audit.calls, 'tool call')}, {counted(audit.bad_count, 'bad line')}",
+        f"would be rejected: {audit.rejected} of {counted(audit.validated, 'validated call')} "
+        f"({percent(audit.rejected, audit.validated)}); passed through: {audit.passed_through} "
         f"(tools without a validator in {package_label})",
     ]
     if audit.replayed_from_records:
-        out.append(f"({audit.replayed_from_records} failure records without arguments counted as recorded)")
+        records = counted(audit.replayed_from_records, "failure record")
+        out.append(f"({records} without arguments counted as recorded)")
     if data["by_tool"]:
         rows = [_tool_row(t) for t in data["by_tool"]]
         out += ["", table(("tool", "calls", "rejected", "share"), rows, (False, True, True, True))]
+    if audit.misspelt:
+        out += ["", "passed through, probably misspelt:"] + [
+            f"  {tool} ({counted(audit.tool_calls[tool], 'call')}): did you mean {either_of(meant)}?"
+            for tool, meant in audit.misspelt.items()
+        ]
     if data["by_parameter"]:
         rows = [(p["tool"], p["parameter"], p["kind"], p["detail"], p["count"]) for p in data["by_parameter"]]
         out += ["", table(("tool", "parameter", "kind", "detail", "issues"), rows, (False,) * 4 + (True,))]
     if data["by_kind"]:
         rows = [(k["kind"], k["issues"]) for k in data["by_kind"]]
         out += ["", table(("kind", "issues"), rows, (False, True))]
+    if audit.repairs is not None:
+        out += ["", repairs_text(audit.repairs, audit.replayed_from_records)]
     if audit.bad:
         out += ["", "bad lines:"] + [f"  {b.file}:{b.line}: {b.reason}" for b in audit.bad]
         if audit.bad_count > len(audit.bad):

@@ -3,9 +3,8 @@ not checked, straight from the IR the validator was generated from."""
 
 from __future__ import annotations
 
-import difflib
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,8 @@ from generator.ir import (
 )
 from generator.load import Declaration, read_all
 from generator.lower import lower, lower_extended
-from generator.render import support_module
+from generator.readers.didyoumean import suggest as suggest
+from generator.support import support_module
 from generator.textui import table
 
 # Why each keyword outside the subset of spec section 2 is not enforced; the reader's
@@ -83,20 +83,6 @@ class Explanation:
 
 class UnknownTool(Exception):
     pass
-
-
-def suggest(name: str, known: Iterable[str], close_only: bool = False) -> list[str]:
-    """Known names like `name`, best first. close_only (validate): only a name that differs
-    in case, `-`/`_`, or a letter or two, so a genuinely other tool is not taken for a typo."""
-    if not close_only:
-        return difflib.get_close_matches(name, list(known), n=3)
-    folded = {_folded(k): k for k in sorted(known)}
-    close = difflib.get_close_matches(_folded(name), list(folded), n=3, cutoff=0.85)
-    return [folded[k] for k in close]
-
-
-def _folded(name: str) -> str:
-    return name.casefold().replace("-", "").replace("_", "")
 
 
 def reason(keyword: str) -> str:

@@ -1,0 +1,275 @@
+"""`audit --suggest`: what each repair kind would do to the calls the package rejects.
+
+A repair kind is applied alone to a rejected call, at every place in the call where it
+applies and nowhere else; the call counts for the kind when the package's own validator
+accepts the repaired arguments. `together` applies every kind, in KINDS order; `none`
+counts the rejected calls nothing rescues. Repairs work on copies: a recorded call's
+arguments are never changed, and nothing here reaches the runtime, whose validators stay
+exactly as strict. The rules are the ones of issue 24's table, as docs/audit-suggest.md
+states them.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator.readers.admits import Schema
+from generator.readers.didyoumean import folded
+
+NUMBER_FROM_STRING = "number-from-string"
+BOOLEAN_FROM_STRING = "boolean-from-string"
+JSON_FROM_STRING = "json-from-string"
+ARRAY_FROM_SINGLE = "array-from-single"
+ENUM_CASE = "enum-case"
+RENAMED_PARAMETER = "renamed-parameter"
+NULL_AS_MISSING = "null-as-missing"
+KINDS: tuple[str, ...] = (
+    NUMBER_FROM_STRING,
+    BOOLEAN_FROM_STRING,
+    JSON_FROM_STRING,
+    ARRAY_FROM_SINGLE,
+    ENUM_CASE,
+    RENAMED_PARAMETER,
+    NULL_AS_MISSING,
+)
+# JSON's number grammar (RFC 8259 section 6), whole string: no sign `+`, no spaces, no NaN.
+_JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+RENAME_RATIO = 0.85
+_INPUT = "(input)"
+
+
+class _Skip:
+    """What a value repair returns where its kind does not apply (a value may be None)."""
+
+
+SKIP = _Skip()
+
+
+def _strict_json(text: str) -> Any:
+    """json.loads without NaN/Infinity, and with finite numbers only; SKIP otherwise."""
+
+    def constant(literal: str) -> Any:
+        raise ValueError(literal)
+
+    def number(literal: str) -> float:
+        value = float(literal)
+        if value in (float("inf"), float("-inf")):
+            raise ValueError(literal)
+        return value
+
+    try:
+        return json.loads(text, parse_constant=constant, parse_float=number)
+    except (ValueError, RecursionError):
+        return SKIP
+
+
+def _number(value: Any, schema: Schema) -> Any:
+    types = schema.types()
+    if not isinstance(value, str) or "string" in types or not {"number", "integer"} & types:
+        return SKIP
+    if not _JSON_NUMBER.fullmatch(value):
+        return SKIP
+    number = _strict_json(value)
+    if number is SKIP:
+        return SKIP
+    if "number" not in types and not (type(number) is int or number.is_integer()):
+        return SKIP  # only integers admitted, and "2.5" is not one
+    return number
+
+
+def _boolean(value: Any, schema: Schema) -> Any:
+    if not isinstance(value, str) or value not in ("true", "false"):
+        return SKIP
+    types = schema.types()
+    if "boolean" not in types or "string" in types:
+        return SKIP
+    return value == "true"
+
+
+def _json(value: Any, schema: Schema) -> Any:
+    types = schema.types()
+    if not isinstance(value, str) or "string" in types or not {"object", "array"} & types:
+        return SKIP
+    parsed = _strict_json(value)  # SKIP, when not JSON, is neither an object nor an array
+    wanted = "object" if isinstance(parsed, dict) else "array" if isinstance(parsed, list) else None
+    if wanted not in types:
+        return SKIP
+    return parsed
+
+
+def _single(value: Any, schema: Schema) -> Any:
+    if isinstance(value, list) or not schema.admits("array") or schema.admits_value(value):
+        return SKIP
+    if isinstance(value, str) and _parses_to_list(value):
+        return SKIP  # json-from-string's case, not this one
+    return [value]
+
+
+def _parses_to_list(text: str) -> bool:
+    return isinstance(_strict_json(text), list)
+
+
+def _enum_case(value: Any, schema: Schema) -> Any:
+    members = schema.string_enum()
+    if not isinstance(value, str) or not members or value in members:
+        return SKIP
+    wanted = value.strip().casefold()
+    found = [m for m in members if m.strip().casefold() == wanted]
+    if len(found) != 1:
+        return SKIP
+    return found[0]
+
+
+# Kinds that replace one value, given the schema it is validated against.
+_VALUE_REPAIRS: dict[str, Callable[[Any, Schema], Any]] = {
+    NUMBER_FROM_STRING: _number,
+    BOOLEAN_FROM_STRING: _boolean,
+    JSON_FROM_STRING: _json,
+    ARRAY_FROM_SINGLE: _single,
+    ENUM_CASE: _enum_case,
+}
+
+
+def renamed_to(key: str, absent: list[str]) -> str | None:
+    """The one absent declared property an unexpected key stands for, or None (no candidate,
+    or two: an ambiguous rename is not made)."""
+    alike = [name for name in absent if folded(name) == folded(key)]
+    if alike:
+        return alike[0] if len(alike) == 1 else None
+    close = [name for name in absent if difflib.SequenceMatcher(None, key, name).ratio() >= RENAME_RATIO]
+    return close[0] if len(close) == 1 else None
+
+
+def _renames(value: dict[str, Any], schema: Schema) -> dict[str, str]:
+    """Unexpected key -> declared name, for the keys that stand for exactly one, uncontested."""
+    if not schema.closed():
+        return {}
+    declared = schema.properties()
+    absent = [name for name in declared if name not in value]
+    found = {key: renamed_to(key, absent) for key in value if key not in declared}
+    wanted = Counter(target for target in found.values() if target is not None)
+    return {key: target for key, target in found.items() if target is not None and wanted[target] == 1}
+
+
+def _dropped_nulls(value: dict[str, Any], schema: Schema) -> list[str]:
+    declared, required = schema.properties(), schema.required()
+    return [
+        key
+        for key, member in value.items()
+        if member is None and key in declared and key not in required and not declared[key].admits("null")
+    ]
+
+
+def _child(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+@dataclass
+class _Walk:
+    """Kinds applied over a copy of the arguments, top down, noting the parameters repaired.
+
+    At each place the value kinds are tried in KINDS order, then (on an object) its keys are
+    renamed and its nulls dropped, and the walk goes on below: so with every kind at once, a
+    single object sent for an array is wrapped and then its members repaired too.
+    """
+
+    kinds: tuple[str, ...]
+    places: set[str] = field(default_factory=set)
+
+    def run(self, value: Any, schema: Schema | None, path: str) -> Any:
+        if schema is None:
+            return value
+        for kind in self.kinds:
+            repair = _VALUE_REPAIRS.get(kind)
+            if repair is None:
+                continue
+            fixed = repair(value, schema)
+            if fixed is not SKIP:
+                value = fixed
+                self.places.add(path or _INPUT)
+        if isinstance(value, dict):
+            return self._object(value, schema, path)
+        if isinstance(value, list):
+            items = schema.items()
+            return [self.run(item, items, f"{path}[*]") for item in value]
+        return value
+
+    def _object(self, value: dict[str, Any], schema: Schema, path: str) -> dict[str, Any]:
+        if RENAMED_PARAMETER in self.kinds:
+            renames = _renames(value, schema)
+            for key, target in renames.items():
+                self.places.add(f"{_child(path, key)} -> {target}")
+            value = {renames.get(key, key): member for key, member in value.items()}
+        if NULL_AS_MISSING in self.kinds:
+            dropped = _dropped_nulls(value, schema)
+            self.places.update(_child(path, key) for key in dropped)
+            value = {key: member for key, member in value.items() if key not in dropped}
+        return {key: self.run(member, schema.member(key), _child(path, key)) for key, member in value.items()}
+
+
+def repaired(kinds: tuple[str, ...], arguments: Any, schema: Schema) -> tuple[Any, frozenset[str]]:
+    """`arguments` with the kinds applied wherever they apply (a new value: the given one is
+    never changed), and the parameters they were applied to, in audit's notation."""
+    walk = _Walk(kinds)
+    # No copy needed: the walk builds a new object or array at every place it goes through,
+    # and the parts it does not reach are only read (by the validator), never changed.
+    result = walk.run(arguments, schema, "")
+    return result, frozenset(walk.places)
+
+
+Validator = Callable[[Any], bool]
+
+
+@dataclass
+class Repairs:
+    """What the kinds would do, over the rejected calls that have arguments (mergeable counts)."""
+
+    considered: int = 0  # rejected calls with arguments to repair (undecodable ones included)
+    rescued: Counter[str] = field(default_factory=Counter)  # kind -> calls it rescues alone
+    # (kind, tool, parameter) -> rescued calls the kind was applied at that parameter in
+    parameters: Counter[tuple[str, str, str]] = field(default_factory=Counter)
+    together: int = 0
+
+    @property
+    def none(self) -> int:
+        return self.considered - self.together
+
+    def add(self, tool: str, arguments: Any, schema: Schema | None, valid: Validator) -> None:
+        """One rejected call: each kind alone, then all of them together, judged by `valid`."""
+        self.considered += 1
+        if schema is None:  # arguments that were not JSON: nothing to repair
+            return
+        alone = False
+        for kind in KINDS:
+            fixed, places = repaired((kind,), arguments, schema)
+            if places and valid(fixed):
+                alone = True
+                self.rescued[kind] += 1
+                self.parameters.update((kind, tool, place) for place in places)
+        combined, _ = repaired(KINDS, arguments, schema)
+        # A call one kind rescues is rescued together too, even where another kind's repair
+        # would spoil it (array-from-single wrapping the null null-as-missing would drop).
+        if alone or valid(combined):
+            self.together += 1
+
+    def merge(self, other: Repairs) -> None:
+        self.considered += other.considered
+        self.rescued.update(other.rescued)
+        self.parameters.update(other.parameters)
+        self.together += other.together
+
+
+def declared_schemas(tools: Sequence[Mapping[str, Any]]) -> dict[str, Schema]:
+    """Tool name -> its parameters schema, from a package's `openai_tools()`."""
+    found: dict[str, Schema] = {}
+    for tool in tools:
+        function = tool.get("function", {})
+        parameters = function.get("parameters", {})
+        found[function.get("name", "")] = Schema(parameters, parameters)
+    return found

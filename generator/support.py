@@ -1,0 +1,25 @@
+"""Where the templates are, and `templates/_support.py` loaded as a module, without jinja2:
+the reading commands (audit, explain) take the message wording and the failure sink's event
+name from it, and should not import the compiler to do so."""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+TEMPLATES = Path(str(importlib.resources.files("generator").joinpath("templates")))
+SUPPORT = TEMPLATES / "_support.py"
+
+
+@functools.cache
+def support_module() -> ModuleType:
+    """`templates/_support.py` itself, loaded from its path (never the generated package):
+    the generator's readers take the message wording and the sink's event name from it."""
+    spec = importlib.util.spec_from_file_location("_toolgen_support", SUPPORT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
