@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from generator import format as format_stage
+from generator import pool
 from generator.cli import main
 from generator.names import module_name
 from tests.genpkg import ROOT
@@ -68,7 +69,7 @@ def jobs(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str
         monkeypatch.setenv("TOOLGEN_JOBS", "1")
     else:
         monkeypatch.setenv("TOOLGEN_JOBS", "2")
-        monkeypatch.setattr(format_stage, "cores", lambda: 2)
+        monkeypatch.setattr(pool, "cores", lambda: 2)
         monkeypatch.setattr(format_stage, "PARALLEL_MIN_CHARS", 0)  # a pool for any run
     return str(request.param)
 
