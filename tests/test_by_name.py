@@ -88,13 +88,18 @@ sys.path.insert(0, sys.argv[1])
 import generated
 
 def loaded():
-    return sorted(n for n in sys.modules if n.startswith("generated.") and n != "generated._support")
+    # _support (the wording) and _declarations (the name -> module table) come with the package
+    return sorted(
+        n for n in sys.modules
+        if n.startswith("generated.") and n not in ("generated._support", "generated._declarations")
+    )
+out0 = sorted(n for n in sys.modules if n in ("generated._support", "generated._declarations"))
 
 class RaisingKeyStr(str):
     def __hash__(self):
         raise RuntimeError("hash")
 
-out = {"at_import": loaded()}
+out = {"at_import": loaded(), "with_the_package": out0}
 # The first call of each kind goes through a stub, which imports only its own module.
 out["issues_first"] = [list(i) for i in generated.issues("Read", {"file_path": 1})]
 out["after_issues"] = loaded()
@@ -124,6 +129,8 @@ def test_first_calls_go_through_stubs_that_replace_themselves() -> None:
     found = json.loads(done.stdout)
     type_line = "The parameter `file_path` type is expected as `string` but provided as `number`"
     assert found["at_import"] == []
+    # No declaration module is loaded: the table names modules, it does not import them.
+    assert found["with_the_package"] == ["generated._declarations", "generated._support"]
     assert found["issues_first"] == [["type", "file_path", type_line]]
     assert found["after_issues"] == ["generated.read_9b9a8d05"]
     assert found["validate_then"] == f"Read failed due to the following issue:\n{type_line}"

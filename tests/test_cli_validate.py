@@ -74,8 +74,8 @@ def test_bad_json_or_missing_package_exit_2(tmp_path: Path) -> None:
 def test_a_moved_package_under_another_name_is_used(tmp_path: Path) -> None:
     shutil.copytree(ROOT / "generated", tmp_path / "vendored_validators")
     # a package that knows one tool fewer: proves the copy, not the installed one, answered
-    (tmp_path / "vendored_validators" / "__init__.py").write_text(
-        (ROOT / "generated" / "__init__.py")
+    (tmp_path / "vendored_validators" / "_declarations.py").write_text(
+        (ROOT / "generated" / "_declarations.py")
         .read_text("utf-8")
         .replace('    "Write": "write_3f00927a",\n', ""),
         "utf-8",
