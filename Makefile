@@ -36,14 +36,15 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-# --dist loadgroup: the tests marked xdist_group("spark") share one worker, so one Spark session.
-test: lint check  ## lint, types, drift check, then every test
-	$(BIN)/python -m pytest -n 2 --dist loadgroup
+# Three slow suites have targets of their own, which CI (.ci/run) runs after this one:
+# dist-check (a wheel in a fresh venv), spark-check (a local Spark session), test-compiled (mypyc).
+test: lint check  ## lint, types, drift check, then the test suite (pyproject: addopts leaves out the three above)
+	$(BIN)/python -m pytest -n 2
 
 dist-check: setup  ## the sdist and wheel as users get them: wheel in a fresh venv, CLI in a scratch project, pre-commit hook
 	$(BIN)/python -m pytest -m dist -n 2 tests/test_distribution.py
 
-spark-check: setup  ## only the Spark recipe's tests (a local session; needs Java 17+): runtime/integrations/spark.py
+spark-check: setup  ## the Spark recipe's tests (one local session; needs Java 17+): runtime/integrations/spark.py
 	$(BIN)/python -m pytest -m spark tests/test_spark.py
 
 scale: setup  ## 1,000 tools generated and cross-checked; 125 KB-2 MB arguments timed (~2 min, not in test)
@@ -71,7 +72,7 @@ clean-compiled:
 # The whole suite against compiled modules: `make compile test clean-compiled` (imports
 # prefer the extension modules that `make compile` leaves next to the .py files).
 test-compiled: $(COMPILE_STAMP)  ## compile a copy of generated/, check the spec's messages through it
-	$(BIN)/python -m pytest -q -p no:cacheprovider tests/test_compiled.py
+	$(BIN)/python -m pytest -m compiled -p no:cacheprovider tests/test_compiled.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -15,7 +15,11 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from generator.compile import compile_package
+
+pytestmark = pytest.mark.compiled  # make test-compiled (CI runs it); mypyc takes half a minute
 
 ROOT = Path(__file__).resolve().parent.parent
 
