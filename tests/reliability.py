@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 import importlib
+import importlib.util
+import itertools
 import json
 import math
 import os
@@ -60,17 +62,29 @@ def generate_into(schemas: Path, out: Path) -> None:
 _packages = 0
 
 
+_IMPORTS = itertools.count()
+
+
 @contextmanager
 def imported(out: Path) -> Iterator[ModuleType]:
-    """Import a generated package from its folder, then forget it (and every module under it)."""
-    sys.path.insert(0, str(out.parent))
+    """Import a generated package from its folder under a name of its own, then forget it (and
+    every module under it). Never by the folder's name: a folder called `generated` would
+    answer with this repository's package, already imported, and forgetting it would leave
+    other tests holding a package whose modules load against a new `_support`."""
+    name = f"_imported_{os.getpid()}_{next(_IMPORTS)}_{out.name}"
+    importlib.invalidate_caches()
+    spec = importlib.util.spec_from_file_location(
+        name, out / "__init__.py", submodule_search_locations=[str(out)]
+    )
+    assert spec is not None and spec.loader is not None
+    package = importlib.util.module_from_spec(spec)
+    sys.modules[name] = package
     try:
-        package = importlib.import_module(out.name)
+        spec.loader.exec_module(package)
         yield package
     finally:
-        sys.path.remove(str(out.parent))
-        for name in [n for n in sys.modules if n == out.name or n.startswith(out.name + ".")]:
-            del sys.modules[name]
+        for loaded in [n for n in sys.modules if n == name or n.startswith(name + ".")]:
+            del sys.modules[loaded]
 
 
 def fresh_package_dir(tmp: Path) -> Path:
