@@ -393,10 +393,11 @@ def stage_costs(declarations: list[dict[str, Any]], work: Path) -> str:
     return f"Per tool, in process, serial, {len(tools)} real declarations: {parts}."
 
 
-def write_section(body: str) -> None:
+def write_section(body: str, name: str = "gencost") -> None:
+    """Replace (or append) the `name` section of benchmarks/RESULTS.md, between its markers."""
     path = ROOT / "benchmarks" / "RESULTS.md"
     text = path.read_text(encoding="utf-8") if path.exists() else ""
-    begin, end = "<!-- gencost:begin -->", "<!-- gencost:end -->"
+    begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
     block = f"{begin}\n{body}\n{end}"
     if begin in text and end in text:
         text = text[: text.index(begin)] + block + text[text.index(end) + len(end) :]

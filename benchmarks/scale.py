@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks.gencost import bfcl_declarations
+from benchmarks.gencost import bfcl_declarations, write_section
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = 2
@@ -150,18 +150,6 @@ def sizes() -> tuple[int, ...]:
     return found or SIZES
 
 
-def write_section(body: str) -> None:
-    path = ROOT / "benchmarks" / "RESULTS.md"
-    text = path.read_text(encoding="utf-8") if path.exists() else ""
-    begin, end = "<!-- scale:begin -->", "<!-- scale:end -->"
-    block = f"{begin}\n{body}\n{end}"
-    if begin in text and end in text:
-        text = text[: text.index(begin)] + block + text[text.index(end) + len(end) :]
-    else:
-        text = text + ("\n" if text else "") + block + "\n"
-    path.write_text(text, encoding="utf-8")
-
-
 def main() -> None:
     with tempfile.TemporaryDirectory(prefix="toolgen-scale-") as tmp:
         figures = []
@@ -169,7 +157,7 @@ def main() -> None:
             figures.append(measure(count, Path(tmp)))
             print(f"{count} tools measured", file=sys.stderr, flush=True)
     lines = table(figures)
-    write_section("\n".join(lines))
+    write_section("\n".join(lines), "scale")
     print("\n".join(lines))
 
 

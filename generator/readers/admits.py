@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from generator.schema_graph import json_type as schema_json_type
+
 JSON_TYPES: frozenset[str] = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 _UNIONS = ("anyOf", "oneOf")
 _OBJECT_WORDS = frozenset({"properties", "required", "additionalProperties"})
@@ -220,22 +222,10 @@ def _own_types(node: Mapping[str, Any]) -> frozenset[str]:
 
 
 def json_type(value: Any) -> str:
-    """The JSON type name of a decoded value (an int is an `integer`, a float a `number`)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
+    """The JSON type name of a decoded value, as the schema graph names it, except that an int
+    is an `integer` (a repair asks whether `integer` alone would admit it)."""
+    kind = schema_json_type(value)
+    return "integer" if kind == "number" and isinstance(value, int) else kind
 
 
 def _pointer(root: Any, ref: str) -> Any:
