@@ -74,11 +74,17 @@ def jobs(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str
     return str(request.param)
 
 
-def test_every_kind_of_edit_gives_the_bytes_of_a_cold_generate(tmp_path: Path, jobs: str) -> None:
+def some_declarations(tmp_path: Path) -> Path:
+    """A declarations folder holding copies of this repository's TOOLS."""
     schemas = tmp_path / "schemas"
     schemas.mkdir()
     for name in TOOLS:
         shutil.copyfile(ROOT / "tool_schemas" / name, schemas / name)
+    return schemas
+
+
+def test_every_kind_of_edit_gives_the_bytes_of_a_cold_generate(tmp_path: Path, jobs: str) -> None:
+    schemas = some_declarations(tmp_path)
     (schemas / "server.json").write_text(json.dumps(listing(["alpha", "beta"])), encoding="utf-8")
     out = tmp_path / "pkg"
     assert generate(schemas, out).exit_code == 0
@@ -104,10 +110,7 @@ def test_every_kind_of_edit_gives_the_bytes_of_a_cold_generate(tmp_path: Path, j
 def test_a_description_edit_rewrites_that_tools_declaration_module_and_the_index_header(
     tmp_path: Path,
 ) -> None:
-    schemas = tmp_path / "schemas"
-    schemas.mkdir()
-    for name in TOOLS:
-        shutil.copyfile(ROOT / "tool_schemas" / name, schemas / name)
+    schemas = some_declarations(tmp_path)
     out = tmp_path / "pkg"
     assert generate(schemas, out).exit_code == 0
     before = tree(out)
@@ -141,10 +144,7 @@ def changed_lines(before: dict[str, bytes], after: dict[str, bytes], name: str) 
 
 
 def test_a_refused_declaration_writes_nothing_not_even_a_temp_file(tmp_path: Path) -> None:
-    schemas = tmp_path / "schemas"
-    schemas.mkdir()
-    for name in TOOLS:
-        shutil.copyfile(ROOT / "tool_schemas" / name, schemas / name)
+    schemas = some_declarations(tmp_path)
     out = tmp_path / "pkg"
     assert generate(schemas, out).exit_code == 0
     before = tree(out)
@@ -165,10 +165,7 @@ def test_a_refused_declaration_writes_nothing_not_even_a_temp_file(tmp_path: Pat
 
 
 def test_a_header_naming_another_tool_is_not_believed(tmp_path: Path) -> None:
-    schemas = tmp_path / "schemas"
-    schemas.mkdir()
-    for name in TOOLS:
-        shutil.copyfile(ROOT / "tool_schemas" / name, schemas / name)
+    schemas = some_declarations(tmp_path)
     out = tmp_path / "pkg"
     assert generate(schemas, out).exit_code == 0
     expected = tree(out)
