@@ -60,6 +60,7 @@ from generator.render import (
     render_init,
     render_tool,
 )
+from generator.vocabulary import SUBSET, VOCABULARIES, Vocabulary
 
 GENERATOR = Path(__file__).resolve().parent
 # Every module whose code decides the bytes of a generated file (a test keeps this list
@@ -67,7 +68,7 @@ GENERATOR = Path(__file__).resolve().parent
 OUTPUT_STAGES = (
     "build.py", "check.py", "collector.py", "command.py", "errors.py", "format.py", "header.py", "ir.py",
     "load.py", "lower.py", "names.py", "openai_strict.py", "patterns.py", "plan.py", "refusals.py",
-    "render.py", "schema_graph.py", "shapes.py", "support.py",
+    "render.py", "schema_graph.py", "shapes.py", "support.py", "vocabulary.py",
 )  # fmt: skip
 NOT_OUTPUT = (
     "__init__.py", "__main__.py", "cli.py", "compile.py", "config.py", "pool.py", "snapshot.py", "textui.py",
@@ -89,7 +90,7 @@ def _code(text: str) -> str:
     return "\n".join(line.rstrip() for line in lines if line.strip())
 
 
-KEYWORDS = ("subset", "extended")  # extended.md E1; the first is the default
+KEYWORDS = tuple(VOCABULARIES)  # extended.md E1; the first is the default
 
 
 @functools.cache
@@ -160,13 +161,14 @@ class _Collect:
 def build(
     schemas_dir: Path,
     reuse: Path | None = None,
-    keywords: str = "subset",
+    keywords: str | Vocabulary = "subset",
     command: str | None = None,
     sink: Sink | None = None,
 ) -> Build:
     """Everything the output package should contain; raises DeclarationError on bad input.
 
-    `keywords` is the mode of extended.md E1: "subset" (validation.md) or "extended".
+    `keywords` is the mode of extended.md E1, "subset" (validation.md) or "extended", or a
+    vocabulary of one's own (generator/vocabulary.py: `EXTENDED.extend(...)`).
     `command`, which every header names, regenerates the package (generator/command.py); by
     default the one for `reuse` (else generated/) as a project without [tool.toolgen] has it.
     Two passes: the first reads, checks and lowers every declaration whose file changed and
@@ -174,20 +176,21 @@ def build(
     rendered or written; the second renders and formats the changed tools one by one and
     hands each file to `sink` as soon as it is formatted (with a sink, Build.files is
     empty: the run holds hashes, not texts)."""
-    if keywords not in KEYWORDS:
+    vocabulary = keywords if isinstance(keywords, Vocabulary) else VOCABULARIES.get(keywords)
+    if vocabulary is None:
         raise ValueError(f"unknown keyword mode {keywords!r}")
+    keywords = vocabulary.name
     if command is None:
         root = project_root(Path.cwd().resolve())
         target = Target(schemas_dir, reuse if reuse is not None else BUILT_IN.out, keywords)
         command = regenerate_command(target, BUILT_IN, root, root)
-    extended = keywords == "extended"
     current = fingerprint(keywords)
     trusted = _trusted(reuse, current) if reuse is not None else {}
-    entries, warnings, sources = _accepted(schemas_dir, extended, trusted, command)
+    entries, warnings, sources = _accepted(schemas_dir, vocabulary, trusted, command)
     collect = _Collect(reuse) if sink is None else None
     out = sink if sink is not None else collect
     assert out is not None
-    rendered = _emit(entries, sources, trusted, command, keywords, display_name(schemas_dir), out)
+    rendered = _emit(entries, sources, trusted, command, vocabulary, display_name(schemas_dir), out)
     return Build(collect.files if collect is not None else {}, tuple(entries), tuple(warnings), rendered)
 
 
@@ -196,12 +199,13 @@ def _emit(
     sources: dict[str, bytes],
     trusted: dict[str, hdr.Header],
     command: str,
-    keywords: str,
+    vocabulary: Vocabulary,
     index_source: str,
     sink: Sink,
 ) -> tuple[str, ...]:
     """Pass 2: every file of the package to `sink`, in order, rendering only what changed."""
-    extended = keywords == "extended"
+    keywords = vocabulary.name
+    extended = vocabulary is not SUBSET
     env = environment()
     bodies: dict[str, str] = {}  # file name -> body sha256, for the package digest
     rendered: list[str] = []
@@ -255,7 +259,7 @@ def _emit(
 
             def body(declaration: Declaration = declaration) -> str:
                 if extended:
-                    graph, checked = check_extended(declaration)
+                    graph, checked = check_extended(declaration, vocabulary)
                     return render_extended(env, plan_extended(lower_extended(declaration, graph, checked)))
                 return render_tool(env, plan(lower(declaration, check(declaration))))
 
@@ -314,7 +318,7 @@ def _declaration_fields(entry: Entry) -> tuple[tuple[str, str], ...]:
 
 
 def _accepted(
-    schemas_dir: Path, extended: bool, trusted: dict[str, hdr.Header], command: str
+    schemas_dir: Path, vocabulary: Vocabulary, trusted: dict[str, hdr.Header], command: str
 ) -> tuple[list[Entry], list[Notice], dict[str, bytes]]:
     """Pass 1: every tool, checked and lowered where its file changed, else taken from the
     package on disk; raises every refusal of the run at once.
@@ -355,7 +359,7 @@ def _accepted(
         for position, declaration in enumerate(found):
             named = declaration.name if declaration.listed else ""
             try:
-                module, notices = _lowered(declaration, extended, names, modules)
+                module, notices = _lowered(declaration, vocabulary, names, modules)
             except DeclarationError as exc:
                 refusals.append(exc.of_tool(named))
                 continue
@@ -431,7 +435,7 @@ def _kept(
 
 
 def _lowered(
-    declaration: Declaration, extended: bool, names: dict[str, Declaration], modules: dict[str, str]
+    declaration: Declaration, vocabulary: Vocabulary, names: dict[str, Declaration], modules: dict[str, str]
 ) -> tuple[str, tuple[Notice, ...]]:
     """The module name of an accepted declaration and its warnings (the IR is dropped:
     pass 2 lowers it again when it renders it, so a run never holds every tool's IR)."""
@@ -439,8 +443,8 @@ def _lowered(
     if refusal is not None:
         raise refusal
     tool: ToolModule | ExtendedTool
-    if extended:
-        graph, checked = check_extended(declaration)
+    if vocabulary is not SUBSET:
+        graph, checked = check_extended(declaration, vocabulary)
         tool = lower_extended(declaration, graph, checked)
     else:
         checked = check(declaration)

@@ -17,19 +17,14 @@ from generator.ir import NotEnforced
 from generator.load import Declaration
 from generator.patterns import translate
 from generator.refusals import required_refusal, type_refusal
-from generator.schema_graph import INTERPRETED as EXTENDED_INTERPRETED
-from generator.schema_graph import PatternCheck, SchemaGraph, analyse
+from generator.schema_graph import DEFINITIONS, PatternCheck, SchemaGraph, analyse
+from generator.vocabulary import EXTENDED, SUBSET, Vocabulary
 
-INTERPRETED = frozenset({"type", "required", "enum", "properties", "additionalProperties", "items"})
-# Keywords that describe rather than constrain: never reported as "not enforced".
-ANNOTATIONS = frozenset({"title", "description", "examples", "$comment", "$schema", "$id"})
-# Keywords able to admit keys this subset cannot see: such an object's extra keys go unchecked.
-OPENING = frozenset(
-    {
-        "patternProperties", "allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "$recursiveRef",
-        "dependentSchemas", "dependencies", "if", "then", "else", "unevaluatedProperties",
-    }
-)  # fmt: skip
+# What subset mode reads (validation.md section 2); annotations are never "not enforced", and
+# an opening keyword may admit keys this subset cannot see: such an object's extra keys go
+# unchecked.
+_KNOWN = SUBSET.interpreted | SUBSET.annotations
+OPENING = SUBSET.opening
 OBJECT_KEYWORDS = ("properties", "required", "additionalProperties")
 
 
@@ -88,7 +83,7 @@ class _Checker:
         self.schema(schema, pointer, root=False)
 
     def schema(self, schema: dict[str, Any], pointer: str, root: bool) -> None:
-        ignored = sorted(k for k in schema if k not in INTERPRETED and k not in ANNOTATIONS)
+        ignored = sorted(k for k in schema if k not in _KNOWN)
         if ignored:
             self.not_enforced.append(NotEnforced(pointer, tuple(ignored)))
         self.type_keyword(schema, pointer)
@@ -194,7 +189,7 @@ def check(declaration: Declaration) -> Checked:
         summary = "; ".join(f"{n.pointer}: {', '.join(n.keywords)}" for n in checker.not_enforced)
         listed = tuple(sorted({k for n in checker.not_enforced for k in n.keywords}))
         # What the opt-in mode would check of it (its definitions hold nothing to check).
-        extended = [k for k in listed if k in EXTENDED_INTERPRETED and k not in ("$defs", "definitions")]
+        extended = [k for k in listed if k in EXTENDED.interpreted and k not in DEFINITIONS]
         if extended:
             summary += f" (--keywords extended would check {', '.join(extended)})"
         checker.notices.append(
@@ -214,13 +209,16 @@ _NOTICE_KINDS = {
 }
 
 
-def check_extended(declaration: Declaration) -> tuple[SchemaGraph, Checked]:
+def check_extended(
+    declaration: Declaration, vocabulary: Vocabulary = EXTENDED
+) -> tuple[SchemaGraph, Checked]:
     """Refuse per validation.md §7 and extended.md E8, or say what to warn about."""
     graph = analyse(
         declaration.file,
         declaration.parameters,
         base=declaration.pointer,
         pattern_check=cast(PatternCheck, translate),
+        vocabulary=vocabulary,
     )
     not_enforced = tuple(NotEnforced(pointer, keywords) for pointer, keywords in graph.not_enforced)
     # What is not enforced is one notice per tool, worded as in subset mode; the rest as found.

@@ -34,11 +34,9 @@ from typing import Any, ClassVar
 
 from generator.ir import Choice, ExtendedTool, Node
 from generator.names import identifier
+from generator.vocabulary import Keyword, Vocabulary
 
 DEPTH_LIMIT = 256
-_NUMBER_BOUNDS = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf")
-_STRING_BOUNDS = ("minLength", "maxLength", "pattern")
-_ARRAY_BOUNDS = ("minItems", "maxItems", "uniqueItems")
 
 
 @dataclass
@@ -72,10 +70,14 @@ class ValueTest:
 
 @dataclass
 class BoundTest:
-    keyword: str
+    spec: Keyword  # what the keyword is, and the macro that writes its test
     value: Any
     text: str  # constant of its text ("" for uniqueItems)
     extra: str = ""  # the compiled pattern or the Fraction constant
+
+    @property
+    def keyword(self) -> str:
+        return self.spec.name
 
 
 @dataclass
@@ -123,9 +125,7 @@ class Steps:
 
     types: list[TypeTest]
     values: list[ValueTest]
-    number: list[BoundTest]
-    string: list[BoundTest]
-    array: list[BoundTest]
+    bounds: dict[str, list[BoundTest]]  # per JSON type they constrain, in step 3's order
     objects: Objects | None
     items: list[Call]
     known: frozenset[str] | None = None  # the value's possible JSON types, when step 1 says
@@ -136,7 +136,7 @@ class Steps:
 
     @property
     def nothing(self) -> bool:
-        return not (self.types or self.values or self.number or self.string or self.array) and (
+        return not (self.types or self.values or self.bounds) and (
             self.objects is None and not self.items
         )
 
@@ -444,7 +444,7 @@ class CollectorPlan:
                     lambda n, name=name: Constant(n, "members_text", None, members=name),
                 )
                 values.append(ValueTest("enum", members, text, name))
-        bounds: dict[str, list[BoundTest]] = {"number": [], "string": [], "array": []}
+        bounds: dict[str, list[BoundTest]] = {}
         seen: set[tuple[str, str]] = set()
         for node in nodes:
             for bound in node.bounds:
@@ -453,29 +453,24 @@ class CollectorPlan:
                     continue
                 seen.add(key)
                 text = ""
-                if bound.keyword != "uniqueItems":
+                if bound.text:
                     text = self._constant(
                         ("bound", bound.keyword, repr(bound.value)),
                         f"{word}_{_kebab(bound.keyword)}",
-                        lambda n, b=bound: Constant(n, "bound", b.value, b.keyword),
+                        lambda n, b=bound: Constant(n, "bound", b.text, b.keyword),
                     )
                 extra_name = ""
-                if bound.keyword == "pattern":
+                if bound.spec.macro == "pattern":
                     assert bound.python is not None
                     extra_name = self.patterns[bound.python]
-                elif bound.keyword == "multipleOf":
+                elif bound.spec.macro == "multiple":
                     extra_name = self._constant(
                         ("fraction", repr(bound.value)),
                         f"{word}_step",
                         lambda n, b=bound: Constant(n, "fraction", b.value),
                     )
-                test = BoundTest(bound.keyword, bound.value, text, extra_name)
-                if bound.keyword in _NUMBER_BOUNDS:
-                    bounds["number"].append(test)
-                elif bound.keyword in _STRING_BOUNDS:
-                    bounds["string"].append(test)
-                else:
-                    bounds["array"].append(test)
+                test = BoundTest(bound.spec, bound.value, text, extra_name)
+                bounds.setdefault(bound.spec.constrains, []).append(test)
         objects: Objects | None = None
         if any(n.object_like for n in nodes):
             required = list(dict.fromkeys(r for n in nodes for r in n.required))
@@ -513,7 +508,7 @@ class CollectorPlan:
         for type_test in [*function.pre, *types]:
             names = frozenset("number" if n == "integer" else n for n in type_test.names)
             known = names if known is None else known & names
-        steps = Steps(types, values, bounds["number"], bounds["string"], bounds["array"], objects, items)
+        steps = Steps(types, values, _in_type_order(bounds, self.tool.vocabulary), objects, items)
         if known is not None:
             _restrict(steps, known)
         return steps
@@ -666,12 +661,12 @@ class CollectorPlan:
         path's multipleOf and uniqueItems."""
         if self.emitted:
             return True
-        if any(b.keyword in _HELPED for n in self.nodes.values() for b in n.bounds):
+        if any(b.spec.macro in _HELPED for n in self.nodes.values() for b in n.bounds):
             return True
         for function in self.direct:
             if any(c.descent and not (c.direct or c.silent) for c in function.calls):
                 return True
-            if any(s.number for s in _all_steps(function.body)):
+            if any("number" in s.bounds for s in _all_steps(function.body)):
                 return True
         return False
 
@@ -706,7 +701,14 @@ def _direct_body(function: Function) -> bool:
     return True
 
 
-_HELPED = ("multipleOf", "uniqueItems")  # bounds whose tests call `_extended`
+_HELPED = ("multiple", "unique")  # the macros of bounds whose tests call `_extended`
+
+
+def _in_type_order(bounds: dict[str, list[BoundTest]], vocabulary: Vocabulary) -> dict[str, list[BoundTest]]:
+    """The bounds per JSON type in the order the vocabulary first names each type: one value
+    has one type, so only the order within a type is step 3's."""
+    order = list(dict.fromkeys(k.constrains for k in vocabulary.bounds))
+    return {t: bounds[t] for t in order if t in bounds}
 
 # The JSON types whose values decoded from JSON have exact Python types to test first: the
 # one type of each (a number is an int or a float, an integer an int or an integral float,
@@ -724,7 +726,7 @@ def _kinds(body: Body | None) -> frozenset[str]:
         assert isinstance(steps, Steps)
         if steps.types:
             found.add("typ")
-        if steps.values or steps.number or steps.string or steps.array:
+        if steps.values or steps.bounds:
             found.add("inv")
         o = steps.objects
         if o is not None:
@@ -742,8 +744,7 @@ def _reads_t(body: Body | None) -> bool:
     """The body reads the value's JSON type `t` (a type test, a bound's guard, a choice)."""
     if not isinstance(body, Steps):
         return True
-    guarded = [k for k, b in (("number", body.number), ("string", body.string), ("array", body.array)) if b]
-    return bool(body.types) or any(not body.only(k) for k in guarded)
+    return bool(body.types) or any(not body.only(k) for k in body.bounds)
 
 
 def _narrowed(body: Body, names: tuple[str, ...]) -> Body:
@@ -758,9 +759,7 @@ def _narrowed(body: Body, names: tuple[str, ...]) -> Body:
 
 def _restrict(steps: Steps, known: frozenset[str]) -> None:
     """Steps of a value whose JSON type is one of `known`: those for other types go."""
-    steps.number = steps.number if "number" in known else []
-    steps.string = steps.string if "string" in known else []
-    steps.array = steps.array if "array" in known else []
+    steps.bounds = {k: b for k, b in steps.bounds.items() if k in known}
     steps.objects = steps.objects if "object" in known else None
     steps.items = steps.items if "array" in known else []
     steps.known = known
@@ -795,7 +794,7 @@ def _uses_t(body: Body | None) -> bool:
     if isinstance(body, Choose | Switch):
         return True
     if isinstance(body, Steps):
-        return bool(body.types or body.number or body.string or body.array)
+        return bool(body.types or body.bounds)
     return False
 
 

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.load import project_root
+from generator.vocabulary import KNOWN_NOT_INTERPRETED
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -50,17 +51,7 @@ WARNING_KINDS = (
     "not-enforced", "unchecked-keys", "accepts-only-empty", "required-without-schema",
     "boolean-subschema", "one-of", "nested-quantifier", "unsatisfiable",
 )  # fmt: skip
-ALLOWABLE_KEYWORDS = (
-    "default", "format", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-    "multipleOf", "minLength", "maxLength", "minItems", "maxItems", "uniqueItems",
-    "minProperties", "maxProperties", "const", "$ref", "$defs", "definitions", "allOf", "anyOf",
-    "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependentRequired",
-    "dependencies", "patternProperties", "propertyNames", "unevaluatedProperties",
-    "unevaluatedItems", "prefixItems", "additionalItems", "contains", "minContains",
-    "maxContains", "contentEncoding", "contentMediaType", "contentSchema", "deprecated",
-    "readOnly", "writeOnly", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef",
-    "$recursiveAnchor", "$vocabulary", "nullable", "discriminator",
-)  # fmt: skip
+ALLOWABLE_KEYWORDS = KNOWN_NOT_INTERPRETED
 ALLOWABLE = frozenset(WARNING_KINDS + ALLOWABLE_KEYWORDS)
 
 

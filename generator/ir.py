@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
+from generator.vocabulary import EXTENDED, Keyword, Vocabulary
+
 # What happens to the keys an object schema does not declare (spec section 2).
 # "keys": additionalProperties is a schema that constrains no value, yet a key that is not a str
 # is unexpected (spec section 3).
@@ -116,13 +118,23 @@ class ToolModule:
 
 @dataclass(frozen=True)
 class Bound:
-    """One E2 bound of a schema (`minimum` ... `uniqueItems`), in E4 step 3's order.
+    """One bound of a schema (a step-3 keyword of its vocabulary), in E4 step 3's order.
 
-    `python` is the Python `re` spelling of an enforced `pattern` (generator/patterns.py)."""
+    `spec` says everything about the keyword (generator/vocabulary.py); `python` is the
+    Python `re` spelling of an enforced `pattern` (generator/patterns.py)."""
 
-    keyword: str
+    spec: Keyword
     value: Any
     python: str | None = None
+
+    @property
+    def keyword(self) -> str:
+        return self.spec.name
+
+    @property
+    def text(self) -> str:
+        """The line after "is invalid: " when the value breaks it."""
+        return self.spec.line(self.value)
 
 
 @dataclass(frozen=True)
@@ -170,6 +182,7 @@ class ExtendedTool:
     not_enforced: tuple[NotEnforced, ...]
     unchecked: tuple[str, ...]
     recursive: tuple[str, ...]  # pointers of groups reached recursively (a tree, a list)
+    vocabulary: Vocabulary = EXTENDED
 
     def node(self, pointer: str) -> Node:
         return next(n for n in self.nodes if n.pointer == pointer)

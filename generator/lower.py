@@ -30,6 +30,7 @@ from generator.load import Declaration
 from generator.names import module_name
 from generator.patterns import translate
 from generator.schema_graph import SchemaGraph
+from generator.vocabulary import Vocabulary
 
 NOTHING = Schema(())
 
@@ -96,40 +97,24 @@ def lower(declaration: Declaration, checked: Checked) -> ToolModule:
 
 # ---------- extended mode (extended.md): one node per interpreted schema ----------
 
-_BOUND_ORDER = (
-    "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf",
-    "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems",
-)  # fmt: skip
-_OPEN = frozenset(
-    {
-        "patternProperties", "dependentSchemas", "dependencies", "if", "then", "else",
-        "unevaluatedProperties", "$dynamicRef", "$recursiveRef",
-    }
-)  # fmt: skip
-
-
 def _local(ref: Any) -> bool:
     return isinstance(ref, str) and (ref == "#" or ref.startswith("#/"))
 
 
-def _bounds(schema: dict[str, Any]) -> tuple[Bound, ...]:
+def _bounds(schema: dict[str, Any], vocabulary: Vocabulary) -> tuple[Bound, ...]:
     found: list[Bound] = []
-    for keyword in _BOUND_ORDER:
-        if keyword not in schema:
+    for spec in vocabulary.bounds:
+        if spec.name not in schema:
             continue
-        value = schema[keyword]
-        if keyword in ("exclusiveMinimum", "exclusiveMaximum") and isinstance(value, bool):
-            continue  # the draft-4 boolean form is not interpreted (warned about)
-        if keyword == "uniqueItems":
-            if value is True:
-                found.append(Bound(keyword, True))
-            continue
-        if keyword == "pattern":
+        value = schema[spec.name]
+        if spec.inert is not None and spec.inert(value):
+            continue  # uniqueItems false; the draft-4 boolean form (warned about)
+        if spec.macro == "pattern":
             translated = translate(value)
             if translated.status == "enforced" and translated.python is not None:
-                found.append(Bound(keyword, value, translated.python))
+                found.append(Bound(spec, value, translated.python))
             continue
-        found.append(Bound(keyword, value))
+        found.append(Bound(spec, value))
     return tuple(found)
 
 
@@ -140,6 +125,7 @@ def _node(graph: SchemaGraph, pointer: str) -> Node:
         nothing = (None, (), None, (), (), (), None, None, False, False, (), ())
         return Node(pointer, *nothing, content_key(schema), content_key(schema, True))
     types = declared_types(schema)
+    opened = any(k in schema for k in graph.vocabulary.opening)
     properties = tuple(
         (name, pointer_join(pointer_join(pointer, "properties"), name))
         for name in schema.get("properties", {})
@@ -166,12 +152,12 @@ def _node(graph: SchemaGraph, pointer: str) -> Node:
         types=tuple(types) if types is not None else None,
         const=(schema["const"],) if "const" in schema else (),
         enum=tuple(schema["enum"]) if "enum" in schema else None,
-        bounds=_bounds(schema),
+        bounds=_bounds(schema, graph.vocabulary),
         required=tuple(schema.get("required", ())),
         properties=properties,
         extra=extra,
         items=items,
-        open=any(k in schema for k in _OPEN) or ("$ref" in schema and not _local(schema["$ref"])),
+        open=opened or ("$ref" in schema and not _local(schema["$ref"])),
         object_like=object_like(schema),
         group=group.members,
         choices=choices,
@@ -191,4 +177,5 @@ def lower_extended(declaration: Declaration, graph: SchemaGraph, checked: Checke
         not_enforced=checked.not_enforced,
         unchecked=checked.unchecked,
         recursive=tuple(sorted(graph.recursive)),
+        vocabulary=graph.vocabulary,
     )

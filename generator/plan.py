@@ -20,6 +20,7 @@ Lowering says what to check; this stage decides how the module spells it, and no
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -349,6 +350,21 @@ class FastObject:
     extra: str  # "allow" (open or additionalProperties true), "forbid", "check"
     declared: tuple[str, ...]
     extra_values: list[FastValue]
+
+
+def paired(bounds: Sequence[Bound]) -> list[tuple[Bound, Bound | None]]:
+    """The fast path's tests of a value's bounds, in order: where a JSON type has exactly one
+    lower and one upper comparison of one macro (`1 <= x <= 9`, `2 <= len(x) <= 4`), the two
+    are one chained test, at the lower one's place."""
+    chained: dict[int, Bound] = {}
+    for json_type in dict.fromkeys(b.spec.constrains for b in bounds):
+        compared = [b for b in bounds if b.spec.constrains == json_type and b.spec.compare]
+        lows = [b for b in compared if b.spec.lower]
+        highs = [b for b in compared if not b.spec.lower]
+        if len(lows) == 1 and len(highs) == 1 and lows[0].spec.macro == highs[0].spec.macro:
+            chained[id(lows[0])] = highs[0]
+    uppers = {id(b) for b in chained.values()}
+    return [(b, chained.get(id(b))) for b in bounds if id(b) not in uppers]
 
 
 @dataclass

@@ -15,7 +15,7 @@ from typing import Any
 import jinja2
 
 from generator.openai_strict import qualifies
-from generator.plan import ExtendedPlan, ModulePlan
+from generator.plan import ExtendedPlan, ModulePlan, paired
 from generator.shapes import describe
 from generator.support import SUPPORT as SUPPORT
 from generator.support import TEMPLATES as TEMPLATES
@@ -85,6 +85,7 @@ def environment() -> jinja2.Environment:
     env.filters["doc"] = doc_text
     env.filters["ident"] = identifier
     env.filters["tuple"] = tuple
+    env.filters["paired"] = paired
     return env
 
 

@@ -30,7 +30,6 @@ Readings of the spec (see also the README section on extended mode):
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -39,11 +38,9 @@ from urllib.parse import unquote
 
 from generator.errors import DeclarationError, pointer_join
 from generator.refusals import required_refusal, type_refusal
+from generator.vocabulary import EXTENDED, Vocabulary, is_number
 
 __all__ = [
-    "ANNOTATIONS",
-    "INTERPRETED",
-    "OPEN",
     "Child",
     "Combinator",
     "Discriminator",
@@ -57,33 +54,9 @@ __all__ = [
     "json_type",
 ]
 
-NUMBER_BOUNDS = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
-COUNTS = ("minLength", "maxLength", "minItems", "maxItems")
 COMBINATORS = ("anyOf", "oneOf")  # in the order one schema's combinators are resolved (E4)
 DEFINITIONS = ("$defs", "definitions")
-# Keywords extended mode interprets (validation.md §2 plus E2).
-INTERPRETED = frozenset(
-    {
-        "type", "required", "enum", "properties", "additionalProperties", "items",
-        "$ref", "$defs", "definitions", "allOf", "anyOf", "oneOf", "const",
-        *NUMBER_BOUNDS, "multipleOf", *COUNTS, "pattern", "uniqueItems",
-    }
-)  # fmt: skip
-# Keywords that describe rather than constrain: never reported as not enforced. Subset mode's
-# list plus `$anchor`, which E3 says is ignored.
-ANNOTATIONS = frozenset({"title", "description", "examples", "$comment", "$schema", "$id", "$anchor"})
-# Open keywords (E2): a group with one of these (or a non-local `$ref`) leaves undeclared keys
-# unchecked.
-OPEN = frozenset(
-    {
-        "patternProperties", "dependentSchemas", "dependencies", "if", "then", "else",
-        "unevaluatedProperties", "$dynamicRef", "$recursiveRef",
-    }
-)  # fmt: skip
 OBJECT_KEYWORDS = ("properties", "required", "additionalProperties")
-# Keywords that make a schema add something to a visit; a schema whose only such keyword is
-# one in-place link ($ref, or allOf with one branch) is equivalent to the link's target.
-_CONTRIBUTING = (INTERPRETED - {"$defs", "definitions"}) | OPEN
 
 WarningKind = Literal[
     "not_interpreted",  # keywords not enforced (E2's list, a non-local $ref, tuple items, ...)
@@ -198,6 +171,7 @@ class SchemaGraph:
     # function pair; every other group may be inlined where it is reached.
     recursive: frozenset[str]
     warnings: tuple[SchemaWarning, ...]
+    vocabulary: Vocabulary = EXTENDED  # what was interpreted
 
     def file_pointer(self, pointer: str) -> str:
         return self.base + pointer
@@ -249,16 +223,6 @@ def _fragment(pointer: str) -> str:
     return "#" + pointer
 
 
-def _is_number(value: Any) -> bool:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return False
-    return not isinstance(value, float) or math.isfinite(value)
-
-
-def _is_count(value: Any) -> bool:
-    return _is_number(value) and value >= 0 and (isinstance(value, int) or float(value).is_integer())
-
-
 def _object_like(schema: dict[str, Any]) -> bool:
     declared = schema.get("type")
     names = [declared] if isinstance(declared, str) else declared
@@ -285,8 +249,14 @@ def _closure(group: Group) -> tuple[str, ...]:
 
 
 class _Analysis:
-    def __init__(self, file: str, base: str, root: Any, pattern_check: PatternCheck | None) -> None:
+    def __init__(
+        self, file: str, base: str, root: Any, pattern_check: PatternCheck | None, vocabulary: Vocabulary
+    ) -> None:
         self.file = file
+        self.vocabulary = vocabulary
+        # Keywords that make a schema add something to a visit; a schema whose only such keyword
+        # is one in-place link ($ref, or allOf with one branch) is equivalent to the link's target.
+        self.contributing = (vocabulary.interpreted - set(DEFINITIONS)) | vocabulary.opening
         self.base = base
         self.root = root
         self.pattern_check = pattern_check
@@ -329,6 +299,7 @@ class _Analysis:
             children=MappingProxyType(children),
             recursive=recursive,
             warnings=tuple(self.warnings),
+            vocabulary=self.vocabulary,
         )
 
     def check_root(self) -> None:
@@ -435,9 +406,8 @@ class _Analysis:
                     self.definitions.append(at)
         self.check_bounds(pointer, schema)
         self.check_pattern(pointer, schema)
-        if "uniqueItems" in schema and not isinstance(schema["uniqueItems"], bool):
-            raise self.refuse(pointer_join(pointer, "uniqueItems"), "expected a boolean")
-        ignored = sorted(k for k in schema if k not in INTERPRETED and k not in ANNOTATIONS)
+        known = self.vocabulary.interpreted | self.vocabulary.annotations
+        ignored = sorted(k for k in schema if k not in known)
         if ignored:
             self.warn(pointer, "not_interpreted", tuple(ignored), f"not enforced: {', '.join(ignored)}")
         if "oneOf" in schema:
@@ -519,31 +489,24 @@ class _Analysis:
         return found
 
     def check_bounds(self, pointer: str, schema: dict[str, Any]) -> None:
-        for keyword in NUMBER_BOUNDS:
-            if keyword not in schema:
+        """Refuse a bound whose value its spec refuses (the pattern's syntax is check_pattern's)."""
+        for spec in self.vocabulary.bounds:
+            if spec.name not in schema:
                 continue
-            value = schema[keyword]
-            where = pointer_join(pointer, keyword)
-            if isinstance(value, bool) and keyword.startswith("exclusive"):
+            value = schema[spec.name]
+            where = pointer_join(pointer, spec.name)
+            if spec.macro == "number" and spec.inert is not None and spec.inert(value):
                 self.warn(
                     where,
                     "not_interpreted",
-                    (keyword,),
-                    f"not enforced: {keyword} {json.dumps(value)} (the draft-4 boolean form; "
-                    f"write the bound itself as {keyword})",
+                    (spec.name,),
+                    f"not enforced: {spec.name} {json.dumps(value)} (the draft-4 boolean form; "
+                    f"write the bound itself as {spec.name})",
                 )
-            elif not _is_number(value):
-                raise self.refuse(where, "expected a number" + (", not a boolean" * isinstance(value, bool)))
-        if "multipleOf" in schema:
-            value = schema["multipleOf"]
-            where = pointer_join(pointer, "multipleOf")
-            if not _is_number(value):
-                raise self.refuse(where, "expected a number" + (", not a boolean" * isinstance(value, bool)))
-            if value <= 0:
-                raise self.refuse(where, "expected a number greater than 0")
-        for keyword in COUNTS:
-            if keyword in schema and not _is_count(schema[keyword]):
-                raise self.refuse(pointer_join(pointer, keyword), "expected a non-negative integer")
+                continue
+            reason = spec.refusal(value) if spec.refusal is not None else None
+            if reason is not None:
+                raise self.refuse(where, reason)
 
     def check_pattern(self, pointer: str, schema: dict[str, Any]) -> None:
         if "pattern" not in schema:
@@ -572,28 +535,28 @@ class _Analysis:
             )
 
     def check_unsatisfiable(self, pointer: str, schema: dict[str, Any]) -> None:
-        def bound(keywords: tuple[str, str], lower: bool) -> tuple[str, Any, bool] | None:
-            best: tuple[str, Any, bool] | None = None
-            for keyword in keywords:
-                value = schema.get(keyword)
-                if not _is_number(value):
+        """Per JSON type, the tightest lower and upper bound (a strict one wins a tie): warn
+        when no value can meet both."""
+        kinds = dict.fromkeys(k.constrains for k in self.vocabulary.bounds if k.compare)
+        for kind in kinds:
+            low: tuple[str, Any, bool] | None = None
+            high: tuple[str, Any, bool] | None = None
+            for spec in self.vocabulary.bounds_of(kind):
+                value = schema.get(spec.name)
+                if not spec.compare or not is_number(value):
                     continue
-                exclusive = keyword.startswith("exclusive")
-                if best is None:
-                    best = (keyword, value, exclusive)
-                    continue
-                tighter = value > best[1] if lower else value < best[1]
-                if tighter or (value == best[1] and exclusive):
-                    best = (keyword, value, exclusive)
-            return best
-
-        low = bound(("minimum", "exclusiveMinimum"), lower=True)
-        high = bound(("maximum", "exclusiveMaximum"), lower=False)
-        if low and high and (low[1] > high[1] or (low[1] == high[1] and (low[2] or high[2]))):
-            self.unsatisfiable(pointer, "number", (low[0], low[1]), (high[0], high[1]))
-        for kind, (least, most) in (("string", COUNTS[:2]), ("array", COUNTS[2:])):
-            if least in schema and most in schema and schema[least] > schema[most]:
-                self.unsatisfiable(pointer, kind, (least, schema[least]), (most, schema[most]))
+                strict = spec.compare in (">", "<")
+                best = low if spec.lower else high
+                if best is not None:
+                    tighter = value > best[1] if spec.lower else value < best[1]
+                    if not (tighter or (value == best[1] and strict)):
+                        continue
+                if spec.lower:
+                    low = (spec.name, value, strict)
+                else:
+                    high = (spec.name, value, strict)
+            if low and high and (low[1] > high[1] or (low[1] == high[1] and (low[2] or high[2]))):
+                self.unsatisfiable(pointer, kind, (low[0], low[1]), (high[0], high[1]))
 
     def unsatisfiable(self, pointer: str, kind: str, low: tuple[str, Any], high: tuple[str, Any]) -> None:
         self.warn(
@@ -665,7 +628,8 @@ class _Analysis:
         combinators: dict[tuple[str, str], Combinator] = {
             (pointer, k): self.combinator(pointer, k) for k in COMBINATORS if k in schema
         }
-        opened = {k for k in schema if k in OPEN} | ({"$ref"} if pointer in self.nonlocal_refs else set())
+        opened = {k for k in schema if k in self.vocabulary.opening}
+        opened |= {"$ref"} if pointer in self.nonlocal_refs else set()
         declared = dict.fromkeys([*schema.get("properties", {}), *schema.get("required", [])])
         for part in parts:
             members.update(dict.fromkeys(part.members))
@@ -699,7 +663,7 @@ class _Analysis:
         )
 
     def canonical(self, pointer: str, schema: dict[str, Any]) -> str:
-        contributing = [k for k in schema if k in _CONTRIBUTING]
+        contributing = [k for k in schema if k in self.contributing]
         if contributing == ["$ref"] and pointer in self.refs:
             return self.groups[self.refs[pointer]].canonical
         if contributing == ["allOf"] and len(schema["allOf"]) == 1:
@@ -781,7 +745,8 @@ class _Analysis:
             if not closure:
                 continue
             object_like = any(_object_like(s) for s in closure)
-            opened = sorted({k for s in closure for k in s if k in OPEN} | self.opened_by_ref(pointers))
+            opening = self.vocabulary.opening
+            opened = sorted({k for s in closure for k in s if k in opening} | self.opened_by_ref(pointers))
             if object_like and opened:
                 self.warn(
                     entry,
@@ -922,6 +887,7 @@ def analyse(
     *,
     base: str = "/function/parameters",
     pattern_check: PatternCheck | None = None,
+    vocabulary: Vocabulary = EXTENDED,
 ) -> SchemaGraph:
     """Check one declaration's `parameters` for extended mode and describe its schemas.
 
@@ -929,4 +895,4 @@ def analyse(
     judges each distinct pattern (generator/patterns.py's translate); without it patterns are
     only required to be strings. Raises DeclarationError at the first refusal.
     """
-    return _Analysis(file, base, parameters, pattern_check).run()
+    return _Analysis(file, base, parameters, pattern_check, vocabulary).run()

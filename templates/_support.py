@@ -318,33 +318,6 @@ def message(tool: str, issues: tuple[Issue, ...]) -> str | None:
 # ---------- extended mode (extended.md E5, E7): the text after "is invalid: " ----------
 
 DEPTH_TEXT = "nested more than 256 levels deep"
-_BOUND_WORDS = {
-    "minimum": "expected a number greater than or equal to ",
-    "exclusiveMinimum": "expected a number greater than ",
-    "maximum": "expected a number less than or equal to ",
-    "exclusiveMaximum": "expected a number less than ",
-    "multipleOf": "expected a multiple of ",
-}
-_COUNT_WORDS = {
-    "minLength": ("expected at least ", "character"),
-    "maxLength": ("expected at most ", "character"),
-    "minItems": ("expected at least ", "item"),
-    "maxItems": ("expected at most ", "item"),
-}
-
-
-def bound_text(keyword: str, k: object) -> str:
-    """E7: what a broken bound `keyword: k` says (K as json.dumps writes the number)."""
-    if keyword in _BOUND_WORDS:
-        return _BOUND_WORDS[keyword] + json.dumps(k)
-    if keyword in _COUNT_WORDS:
-        words, noun = _COUNT_WORDS[keyword]
-        return words + json.dumps(k) + " " + noun + ("" if k == 1 else "s")
-    if keyword == "pattern":
-        return "expected a string matching the pattern " + str(k)
-    return ""  # uniqueItems: repeat_text
-
-
 def repeat_text(j: int, i: int) -> str:
     return "expected unique items, but [" + str(j) + "] repeats [" + str(i) + "]"
 

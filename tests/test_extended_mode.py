@@ -63,7 +63,7 @@ def test_extended_mode_rewrites_every_module_and_says_so(subset_build: Build, ex
     assert "_extended.py" in extended_build.files
     # The lines of E7's example are the real declaration's: AskUserQuestion's bounds are read.
     ask = next(t for n, t in extended.items() if n.startswith("ask_user_question_"))
-    assert '_s.bound_text("maxItems", 4)' in ask and '_s.bound_text("maxLength", 12)' in ask
+    assert '= "expected at most 4 items"\n' in ask and '= "expected at most 12 characters"\n' in ask
 
 
 def test_cli_flag_generate_and_check_compare_in_that_mode(tmp_path: Path) -> None:

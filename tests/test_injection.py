@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.check import ANNOTATIONS, INTERPRETED, OPENING
+from generator.vocabulary import SUBSET
 from tests.reliability import PROFILE, assert_agrees_with_reference, build_package, declaration, imported
 
 SENTINEL = Path(tempfile.gettempdir()) / f"toolgen-injection-sentinel-{os.getpid()}"
@@ -125,7 +125,7 @@ NASTY: tuple[str, ...] = (
     "",
 )
 NAMES = tuple(n for n in NASTY if n)  # a tool name must not be empty
-KEYWORDS = INTERPRETED | ANNOTATIONS | OPENING | {"items (tuple form)"}
+KEYWORDS = SUBSET.interpreted | SUBSET.annotations | SUBSET.opening | {"items (tuple form)"}
 
 _events: list[str] = []
 _watching = False

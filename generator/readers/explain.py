@@ -209,13 +209,6 @@ def render(explanation: Explanation) -> str:
 
 # ---------- extended mode (extended.md): the same table, plus bounds and branches ----------
 
-_BOUND_SHORT = {
-    "minimum": ">=", "exclusiveMinimum": ">", "maximum": "<=", "exclusiveMaximum": "<",
-    "multipleOf": "multipleOf", "minLength": "minLength", "maxLength": "maxLength", "pattern": "pattern",
-    "minItems": "minItems", "maxItems": "maxItems", "uniqueItems": "uniqueItems",
-}  # fmt: skip
-
-
 @dataclass(frozen=True)
 class ExtendedRow:
     parameter: str
@@ -281,11 +274,7 @@ def explain_extended(schemas: Path, tool_name: str) -> ExtendedExplanation:
 
 
 def _bound_text(bound: Bound) -> str:
-    if bound.keyword == "uniqueItems":
-        return "uniqueItems"
-    if bound.keyword == "pattern":
-        return f"pattern {bound.value}"  # verbatim, as its message line writes it
-    return f"{_BOUND_SHORT[bound.keyword]} {json.dumps(bound.value, ensure_ascii=False)}"
+    return bound.spec.shown(bound.value)
 
 
 def _branch_text(nodes: dict[str, Node], choice: Choice) -> str:

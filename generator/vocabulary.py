@@ -1,0 +1,310 @@
+"""The keyword vocabularies: what a mode interprets, as data (extended.md E1, E2).
+
+A mode is a `Vocabulary`: the keywords it interprets, each one `Keyword` spec, the keywords
+that only describe (annotations) and those that open an object (their presence leaves
+undeclared keys unchecked). `EXTENDED` is `SUBSET.extend(...)`, the way fastjsonschema's
+drafts extend each other. A bound (step 3 of the visit, E4) is wholly described by its spec:
+the JSON type it constrains, its place in step 3's order, what refuses its value, the macro
+pair of the templates that renders it (fast path and collector), its line, its explain
+label and the bound it cannot cross. A vocabulary defined elsewhere (a test's, say) with a
+new bound of an existing macro needs no change to the generator or its templates.
+
+Nothing else in the generator lists the keywords a mode interprets.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import textwrap
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+# The Python type whose `len` a count bound reads, per JSON type it constrains.
+LENGTH_OF = {"string": "str", "array": "list", "object": "dict"}
+
+
+def is_number(value: Any) -> bool:
+    """A JSON number: int or finite float, never bool."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return not isinstance(value, float) or math.isfinite(value)
+
+
+def is_count(value: Any) -> bool:
+    """A non-negative integer (`2.0` counts)."""
+    return is_number(value) and value >= 0 and (isinstance(value, int) or float(value).is_integer())
+
+
+def _number_refusal(value: Any) -> str | None:
+    return None if is_number(value) else "expected a number" + (", not a boolean" * isinstance(value, bool))
+
+
+def _multiple_refusal(value: Any) -> str | None:
+    found = _number_refusal(value)
+    return found if found is not None or value > 0 else "expected a number greater than 0"
+
+
+def _count_refusal(value: Any) -> str | None:
+    return None if is_count(value) else "expected a non-negative integer"
+
+
+def _boolean_refusal(value: Any) -> str | None:
+    return None if isinstance(value, bool) else "expected a boolean"
+
+
+def _string_refusal(value: Any) -> str | None:
+    return None if isinstance(value, str) else "expected a string (an ECMA-262 regular expression)"
+
+
+def words(prefix: str) -> Callable[[Any], str]:
+    """The line of a bound: `prefix` then K as json.dumps writes the declared number."""
+    return lambda k: prefix + json.dumps(k)
+
+
+def counted(prefix: str, noun: str, plural: str = "") -> Callable[[Any], str]:
+    """The line of a count bound: the noun singular when K == 1 (so also for `1.0`)."""
+    return lambda k: f"{prefix}{json.dumps(k)} {noun if k == 1 else plural or noun + 's'}"
+
+
+def labelled(short: str) -> Callable[[Any], str]:
+    """Explain's label of a bound: its short name and K."""
+    return lambda k: f"{short} {json.dumps(k, ensure_ascii=False)}"
+
+
+@dataclass(frozen=True)
+class Keyword:
+    """One keyword a vocabulary interprets.
+
+    `step` is the step of the visit that reads it (E4: 1 type, 2 const / enum, 3 bounds,
+    4 objects, 5 arrays; 0 for the keywords that shape the group: references, definitions,
+    combinators). The rest describes a bound (step 3): `constrains` is the JSON type of the
+    values it applies to, `macro` the macro pair that renders it (in checks.j2, the fast
+    path, and collector.j2, the exact line): "number" (a comparison `compare` with K, false
+    for a non-finite number), "count" (`len` compared with K), "multiple", "pattern",
+    "unique"; `refusal` the reason its value is refused (None: accepted), `text` the line after
+    "is invalid: ", `label` what explain shows, `inert` when a value means no check (uniqueItems
+    false, the draft-4 boolean form of exclusiveMinimum). A lower and an upper bound of one
+    JSON type that no value can meet together are warned about (E8)."""
+
+    name: str
+    step: int
+    constrains: str = ""
+    macro: str = ""
+    compare: str = ""
+    refusal: Callable[[Any], str | None] | None = None
+    text: Callable[[Any], str] | None = None
+    label: Callable[[Any], str] | None = None
+    inert: Callable[[Any], bool] | None = None
+
+    @property
+    def lower(self) -> bool:
+        """A lower bound (the value must be at least K)."""
+        return self.compare.startswith(">")
+
+    @property
+    def length_of(self) -> str:
+        return LENGTH_OF.get(self.constrains, "")
+
+    def line(self, value: Any) -> str:
+        return self.text(value) if self.text is not None else ""
+
+    def shown(self, value: Any) -> str:
+        return self.label(value) if self.label is not None else self.name
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """A keyword mode: what it interprets, what only describes, what opens an object."""
+
+    name: str
+    keywords: tuple[Keyword, ...]
+    annotations: frozenset[str]
+    opening: frozenset[str]
+    # For docstrings: how the module names its rules, and each keyword as the docstring lists it.
+    rules: str = "spec section 2"
+    listed: tuple[str, ...] = field(default=())
+
+    @property
+    def interpreted(self) -> frozenset[str]:
+        return frozenset(k.name for k in self.keywords)
+
+    @property
+    def bounds(self) -> tuple[Keyword, ...]:
+        """Step 3's keywords, in the order they are checked."""
+        return tuple(k for k in self.keywords if k.step == 3)
+
+    @property
+    def enforced(self) -> str:
+        """The docstring's paragraph of what a module of this vocabulary enforces."""
+        text = f"Enforced ({self.rules}): {', '.join(self.listed)}."
+        return textwrap.fill(text, width=92, break_on_hyphens=False, break_long_words=False)
+
+    def keyword(self, name: str) -> Keyword:
+        return next(k for k in self.keywords if k.name == name)
+
+    def bounds_of(self, json_type: str) -> tuple[Keyword, ...]:
+        return tuple(k for k in self.bounds if k.constrains == json_type)
+
+    def extend(
+        self,
+        name: str,
+        keywords: Iterable[Keyword] = (),
+        *,
+        after: str = "",
+        annotations: Iterable[str] = (),
+        opening: Iterable[str] = (),
+        closing: Iterable[str] = (),
+        rules: str = "",
+        listed: Iterable[str] = (),
+    ) -> Vocabulary:
+        """This vocabulary plus `keywords` (placed after the keyword `after`, else at the end),
+        more annotations, more opening keywords, and `closing` no longer opening an object."""
+        added = tuple(keywords)
+        if after:
+            at = next(i for i, k in enumerate(self.keywords) if k.name == after) + 1
+            merged = self.keywords[:at] + added + self.keywords[at:]
+        else:
+            merged = self.keywords + added
+        shown = tuple(listed) or tuple(k.name for k in added)
+        if after and after in self.listed:
+            at = self.listed.index(after) + 1
+            all_listed = self.listed[:at] + shown + self.listed[at:]
+        else:
+            all_listed = self.listed + shown
+        return replace(
+            self,
+            name=name,
+            keywords=merged,
+            annotations=self.annotations | frozenset(annotations),
+            opening=(self.opening - frozenset(closing)) | frozenset(opening),
+            rules=rules or self.rules,
+            listed=all_listed,
+        )
+
+
+def _structural(*names: str) -> tuple[Keyword, ...]:
+    return tuple(Keyword(n, 0) for n in names)
+
+
+def _is_bool(value: Any) -> bool:
+    return isinstance(value, bool)
+
+
+def _is_false(value: Any) -> bool:
+    return value is False
+
+
+SUBSET = Vocabulary(
+    name="subset",
+    keywords=(
+        Keyword("type", 1),
+        Keyword("enum", 2),
+        Keyword("required", 4),
+        Keyword("properties", 4),
+        Keyword("additionalProperties", 4),
+        Keyword("items", 5),
+    ),
+    annotations=frozenset({"title", "description", "examples", "$comment", "$schema", "$id"}),
+    opening=frozenset(
+        {
+            *("patternProperties", "allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "$recursiveRef"),
+            *("dependentSchemas", "dependencies", "if", "then", "else", "unevaluatedProperties"),
+        }
+    ),
+    listed=("type", "required", "enum", "properties", "additionalProperties", "items"),
+)
+
+
+def _number(name: str, compare: str, prefix: str, short: str) -> Keyword:
+    # The draft-4 boolean form of exclusiveMinimum / exclusiveMaximum is not interpreted.
+    inert = _is_bool if name.startswith("exclusive") else None
+    return Keyword(
+        name,
+        3,
+        constrains="number",
+        macro="number",
+        compare=compare,
+        refusal=_number_refusal,
+        text=words(prefix),
+        label=labelled(short),
+        inert=inert,
+    )
+
+
+def count(name: str, constrains: str, compare: str, prefix: str, noun: str, plural: str = "") -> Keyword:
+    """A bound on `len` of a string, an array or an object (macro "count")."""
+    return Keyword(
+        name,
+        3,
+        constrains=constrains,
+        macro="count",
+        compare=compare,
+        refusal=_count_refusal,
+        text=counted(prefix, noun, plural),
+        label=labelled(name),
+    )
+
+
+EXTENDED = SUBSET.extend(
+    "extended",
+    (
+        *_structural("$ref", "$defs", "definitions", "allOf", "anyOf", "oneOf"),
+        Keyword("const", 2),
+        _number("minimum", ">=", "expected a number greater than or equal to ", ">="),
+        _number("exclusiveMinimum", ">", "expected a number greater than ", ">"),
+        _number("maximum", "<=", "expected a number less than or equal to ", "<="),
+        _number("exclusiveMaximum", "<", "expected a number less than ", "<"),
+        Keyword(
+            "multipleOf",
+            3,
+            constrains="number",
+            macro="multiple",
+            refusal=_multiple_refusal,
+            text=words("expected a multiple of "),
+            label=labelled("multipleOf"),
+        ),
+        count("minLength", "string", ">=", "expected at least ", "character"),
+        count("maxLength", "string", "<=", "expected at most ", "character"),
+        Keyword(
+            "pattern",
+            3,
+            constrains="string",
+            macro="pattern",
+            refusal=_string_refusal,
+            text=lambda k: "expected a string matching the pattern " + str(k),
+            label=lambda k: f"pattern {k}",  # verbatim, as its line writes it
+        ),
+        count("minItems", "array", ">=", "expected at least ", "item"),
+        count("maxItems", "array", "<=", "expected at most ", "item"),
+        # Its line names the repeating indexes: written by the collector (_extended.repeat).
+        Keyword(
+            "uniqueItems", 3, constrains="array", macro="unique", refusal=_boolean_refusal, inert=_is_false
+        ),
+    ),
+    annotations=("$anchor",),
+    closing=("allOf", "anyOf", "oneOf", "$ref"),
+    rules="extended.md E2",
+    listed=(
+        *("$ref (local)", "$defs", "definitions", "allOf", "anyOf", "oneOf (as anyOf)", "const", "minimum"),
+        *("exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength"),
+        *("pattern", "minItems", "maxItems", "uniqueItems"),
+    ),
+)
+
+VOCABULARIES = {v.name: v for v in (SUBSET, EXTENDED)}  # extended.md E1; subset is the default
+
+# Every keyword a "not enforced" warning may list and `--allow` may name: the JSON Schema
+# keywords neither mode interprets, and those only extended mode does.
+KNOWN_NOT_INTERPRETED = (
+    "default", "format", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+    "multipleOf", "minLength", "maxLength", "minItems", "maxItems", "uniqueItems",
+    "minProperties", "maxProperties", "const", "$ref", "$defs", "definitions", "allOf", "anyOf",
+    "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependentRequired",
+    "dependencies", "patternProperties", "propertyNames", "unevaluatedProperties",
+    "unevaluatedItems", "prefixItems", "additionalItems", "contains", "minContains",
+    "maxContains", "contentEncoding", "contentMediaType", "contentSchema", "deprecated",
+    "readOnly", "writeOnly", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef",
+    "$recursiveAnchor", "$vocabulary", "nullable", "discriminator",
+)  # fmt: skip
