@@ -15,6 +15,7 @@ back from the headers of their declaration modules (docs/scale.md).
 from __future__ import annotations
 
 import ast
+import contextlib
 import dataclasses
 import functools
 import hashlib
@@ -27,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from generator import header as hdr
 from generator.check import check, check_extended
@@ -60,6 +61,7 @@ from generator.render import (
     render_init,
     render_tool,
 )
+from generator.verified import Record
 from generator.vocabulary import SUBSET, VOCABULARIES, Vocabulary
 
 GENERATOR = Path(__file__).resolve().parent
@@ -72,7 +74,7 @@ OUTPUT_STAGES = (
 )  # fmt: skip
 NOT_OUTPUT = (
     "__init__.py", "__main__.py", "cli.py", "compile.py", "config.py", "pool.py", "snapshot.py", "textui.py",
-    "write.py",
+    "verified.py", "write.py",
 )  # fmt: skip
 
 
@@ -164,6 +166,7 @@ def build(
     keywords: str | Vocabulary = "subset",
     command: str | None = None,
     sink: Sink | None = None,
+    record: Record | None = None,
 ) -> Build:
     """Everything the output package should contain; raises DeclarationError on bad input.
 
@@ -175,7 +178,8 @@ def build(
     keeps only names, hashes and warnings, so a refusal is raised before anything is
     rendered or written; the second renders and formats the changed tools one by one and
     hands each file to `sink` as soon as it is formatted (with a sink, Build.files is
-    empty: the run holds hashes, not texts)."""
+    empty: the run holds hashes, not texts). `record`, the record of verified files of
+    `reuse` (generator/verified.py), spares reading the files whose identity it has seen."""
     vocabulary = keywords if isinstance(keywords, Vocabulary) else VOCABULARIES.get(keywords)
     if vocabulary is None:
         raise ValueError(f"unknown keyword mode {keywords!r}")
@@ -185,8 +189,8 @@ def build(
         target = Target(schemas_dir, reuse if reuse is not None else BUILT_IN.out, keywords)
         command = regenerate_command(target, BUILT_IN, root, root)
     current = fingerprint(keywords)
-    trusted = _trusted(reuse, current) if reuse is not None else {}
-    entries, warnings, sources = _accepted(schemas_dir, vocabulary, trusted, command)
+    trusted = _trusted(reuse, current, record) if reuse is not None else {}
+    entries, warnings, sources = _accepted(schemas_dir, vocabulary, trusted, command, record)
     collect = _Collect(reuse) if sink is None else None
     out = sink if sink is not None else collect
     assert out is not None
@@ -196,7 +200,7 @@ def build(
 
 def _emit(
     entries: list[Entry],
-    sources: dict[str, bytes],
+    sources: dict[str, tuple[Path, str]],
     trusted: dict[str, hdr.Header],
     command: str,
     vocabulary: Vocabulary,
@@ -250,11 +254,14 @@ def _emit(
             if entry.reused:  # pass 1 found both files on disk, naming this very source
                 for name in entry.files:
                     bodies[name] = trusted[name].body_sha256
-                    waiting.append((name, None, None, None))
-                drain(formatter.ready())
-                continue
-            if current[0] != entry.source:  # pass 1 kept the bytes of each changed file
-                current = (entry.source, declarations_in(sources[entry.source], entry.source))
+                    if waiting:  # behind a file being formatted: in order
+                        waiting.append((name, None, None, None))
+                    else:
+                        sink.keep(name)
+                continue  # (no text of its own: the next render or the end drains the queue)
+            if current[0] != entry.source:  # read again: a run holds no file's bytes
+                data = _reread(*sources[entry.source], entry.source)
+                current = (entry.source, declarations_in(data, entry.source))
             declaration = current[1][entry.position]
 
             def body(declaration: Declaration = declaration) -> str:
@@ -318,30 +325,44 @@ def _declaration_fields(entry: Entry) -> tuple[tuple[str, str], ...]:
 
 
 def _accepted(
-    schemas_dir: Path, vocabulary: Vocabulary, trusted: dict[str, hdr.Header], command: str
-) -> tuple[list[Entry], list[Notice], dict[str, bytes]]:
+    schemas_dir: Path,
+    vocabulary: Vocabulary,
+    trusted: dict[str, hdr.Header],
+    command: str,
+    record: Record | None = None,
+) -> tuple[list[Entry], list[Notice], dict[str, tuple[Path, str]]]:
     """Pass 1: every tool, checked and lowered where its file changed, else taken from the
     package on disk; raises every refusal of the run at once.
 
     One refusal per file that cannot be read as declarations, else one per refused tool
     (its first: what the checker finds past it may only follow from it), in file order.
-    Returns the tools, the warnings and the bytes of each changed file (for pass 2)."""
+    Returns the tools, the warnings and the path and sha256 of each changed file (pass 2
+    reads it again rather than holding every changed file's bytes)."""
     entries: list[Entry] = []
     warnings: list[Notice] = []
-    sources: dict[str, bytes] = {}
+    sources: dict[str, tuple[Path, str]] = {}
     refusals: list[DeclarationError] = []
     names: dict[str, Declaration] = {}
     modules: dict[str, str] = {}
-    recorded = _recorded(trusted, command)
-    label = labeller()
-    for path in schema_files(schemas_dir):
-        file = label(path)
-        try:
-            data = read_source(path, file)
-        except DeclarationError as exc:
-            refusals.append(exc)
-            continue
-        sha = hashlib.sha256(data).hexdigest()
+    recorded = _recorded(trusted, command, record)
+    for name, file, item in _schema_files(schemas_dir):
+        status: os.stat_result | None = None
+        sha: str | None = None
+        data: bytes | None = None
+        if record is not None:
+            with contextlib.suppress(OSError):
+                status = item.stat()  # before the read: a change after it is a new identity
+            sha = record.source(file, status) if status is not None else None
+        if sha is None:
+            path = schemas_dir / name
+            try:
+                data = read_source(path, file)
+            except DeclarationError as exc:
+                refusals.append(exc)
+                continue
+            sha = hashlib.sha256(data).hexdigest()
+            if record is not None and status is not None:
+                record.note_source(file, status, sha)
         kept = _kept(recorded.get(file, ()), sha, names, modules)
         if kept is not None:
             for entry in kept:
@@ -351,11 +372,16 @@ def _accepted(
             entries.extend(kept)
             continue
         try:
+            path = schemas_dir / name
+            if data is None:  # known to the record, but not kept: read it after all
+                data = read_source(path, file)
+                sha = hashlib.sha256(data).hexdigest()
             found = declarations_in(data, file)
         except DeclarationError as exc:
             refusals.append(exc)
             continue
-        sources[file] = data
+        sources[file] = (path, sha)
+        del data
         for position, declaration in enumerate(found):
             named = declaration.name if declaration.listed else ""
             try:
@@ -363,6 +389,8 @@ def _accepted(
             except DeclarationError as exc:
                 refusals.append(exc.of_tool(named))
                 continue
+            # Only its name and where it is are needed past here (a later clash names them).
+            names[declaration.name] = dataclasses.replace(declaration, parameters=None, raw=None)
             notices = tuple(dataclasses.replace(n, tool=named) for n in notices)
             warnings.extend(notices)
             entries.append(
@@ -375,14 +403,44 @@ def _accepted(
     return entries, warnings, sources
 
 
-def _recorded(trusted: dict[str, hdr.Header], command: str) -> dict[str, list[Entry]]:
+def _schema_files(schemas_dir: Path) -> list[tuple[str, str, os.DirEntry[str]]]:
+    """generator/load.py's schema_files, each with its label (load.labeller) and its
+    directory entry: one listing, no call per file but a stat when the record asks for one."""
+    if not schemas_dir.is_dir():
+        schema_files(schemas_dir)  # raises its refusal: no such folder
+    with os.scandir(schemas_dir) as listing:
+        items = sorted((e.name, e) for e in listing if e.name.endswith(".json") and e.is_file())
+    label = labeller()
+    root = project_root(Path.cwd().resolve())
+    try:
+        prefix = schemas_dir.resolve().relative_to(root).as_posix() + "/"
+    except ValueError:
+        prefix = ""  # outside the project: a file is named by its name
+    prefix = "" if prefix == "./" else prefix
+    # A symlink is named by what it points to (labeller); any other file by its folder's label.
+    return [(name, label(schemas_dir / name) if e.is_symlink() else prefix + name, e) for name, e in items]
+
+
+def _reread(path: Path, sha: str, file: str) -> bytes:
+    """A changed declaration file's bytes again, for pass 2: the very bytes pass 1 accepted,
+    else a refusal (the file changed during the run; nothing is written)."""
+    data = read_source(path, file)
+    if hashlib.sha256(data).hexdigest() != sha:
+        raise DeclarationError(file, "", "the file changed while toolgen was reading it; run it again")
+    return data
+
+
+def _recorded(
+    trusted: dict[str, hdr.Header], command: str, record: Record | None = None
+) -> dict[str, list[Entry]]:
     """The tools of the package on disk by source file, from their declaration modules'
-    headers (each with its validator module beside it), in file order."""
+    headers (each with its validator module beside it), in file order. What a header says
+    is decoded once: the record of verified files keeps it (its memo) with the file."""
     found: dict[str, list[Entry]] = {}
     for name, header in trusted.items():
-        if not name.endswith(f"{DECLARATION}.py") or header.command != command:
+        if not name.endswith(_DECLARATION_FILE) or header.command != command:
             continue
-        module = name[: -len(f"{DECLARATION}.py")]
+        module = name[: -len(_DECLARATION_FILE)]
         validator = trusted.get(f"{module}.py")
         fields = header.fields
         if (
@@ -393,22 +451,20 @@ def _recorded(trusted: dict[str, hdr.Header], command: str) -> dict[str, list[En
             or validator.command != command
         ):
             continue
-        try:
-            tool = hdr.str_literal(fields["Tool"])
-            notices = ast.literal_eval(fields["Warnings"]) if "Warnings" in fields else ()
-        except (ValueError, SyntaxError):
-            continue
-        # A module's name is made from its tool's name (generator/names.py): a header naming
-        # another tool was edited, and the file's declarations are read instead.
-        if not isinstance(tool, str) or module_name(tool) != module:
-            continue
-        listed = "Position" in fields
+        memo = record.memo(name) if record is not None else None
+        if memo is None:
+            memo = _told(module, fields)
+            if memo is None:
+                continue
+            if record is not None:
+                record.note_memo(name, memo)
+        tool, position, listed, notices = memo
         entry = Entry(
             tool,
             module,
             header.source,
             fields["Source sha256"],
-            int(fields["Position"]) if listed else 0,
+            position,
             listed,
             tuple(Notice(header.source, p, k, r, tuple(w), tool if listed else "") for p, k, r, w in notices),
             True,
@@ -417,6 +473,27 @@ def _recorded(trusted: dict[str, hdr.Header], command: str) -> dict[str, list[En
     for kept in found.values():
         kept.sort(key=lambda e: e.position)
     return found
+
+
+_DECLARATION_FILE = f"{DECLARATION}.py"
+
+
+def _told(module: str, fields: dict[str, str]) -> tuple[str, int, bool, tuple[Any, ...]] | None:
+    """(tool, position, listed, warnings) as a declaration module's header fields give them,
+    or None when they cannot be what a run wrote there (the file's declarations are read)."""
+    try:
+        tool = hdr.str_literal(fields["Tool"])
+        notices = ast.literal_eval(fields["Warnings"]) if "Warnings" in fields else ()
+        listed = "Position" in fields
+        position = int(fields["Position"]) if listed else 0
+        notices = tuple((p, k, r, tuple(w)) for p, k, r, w in notices)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    # A module's name is made from its tool's name (generator/names.py): a header naming
+    # another tool was edited, and the file's declarations are read instead.
+    if not isinstance(tool, str) or module_name(tool) != module:
+        return None
+    return tool, position, listed, notices
 
 
 def _kept(
@@ -464,52 +541,64 @@ def module_body(declaration: Declaration) -> str:
 
 
 def _digest(pairs: Iterable[tuple[str, str]]) -> str:
-    digest = hashlib.sha256()
-    for name, sha in sorted(pairs):
-        digest.update(f"{name}\0{sha}\0".encode("utf-8", "surrogateescape"))
-    return digest.hexdigest()
+    return hdr.package_digest(pairs)  # the same digest of sorted (name, sha) pairs
 
 
-def _read(path: Path) -> str | None:
+def _read(path: Path) -> tuple[str, os.stat_result] | None:
     # Only a regular file can be reused: reading a FIFO in a module's place would hang, and
     # whatever else stands there is for write.py to refuse. Bytes, not text mode: a file
     # with CRLF line endings must not read as the LF file it is not. One open (never
-    # following a symlink, never blocking) and one fstat: this runs for every file of the
-    # package on every run.
+    # following a symlink, never blocking) and one fstat, whose result the record of
+    # verified files keeps (generator/verified.py).
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode):
             return None
         with os.fdopen(fd, "rb", closefd=False) as stream:
-            return stream.read().decode("utf-8")
+            return stream.read().decode("utf-8"), status
     except (OSError, UnicodeDecodeError):
         return None
     finally:
         os.close(fd)
 
 
-def _trusted(out: Path, current: str) -> dict[str, hdr.Header]:
+def _trusted(out: Path, current: str, record: Record | None = None) -> dict[str, hdr.Header]:
     """The files of `out` that may be reused as they are (see the module docstring): their
-    headers only, so that an edit of a large package does not hold its texts."""
+    headers only, so that an edit of a large package does not hold its texts. A file whose
+    identity the record of verified files has seen is taken from the record unread."""
     index = _read(out / "__init__.py")
-    parsed_index = hdr.parse(index) if index is not None else None
+    parsed_index = hdr.parse(index[0]) if index is not None else None
     if parsed_index is None or parsed_index.fields.get("Generator") != current:
         return {}
     found: dict[str, hdr.Header] = {}
-    for name in sorted(n for n in os.listdir(out) if n.endswith(".py")):
+    try:
+        listing = sorted((e.name, e) for e in os.scandir(out) if e.name.endswith(".py"))
+    except OSError:
+        return {}
+    for name, item in listing:
         if name == "__init__.py":
             continue
-        path = out / name
-        text = _read(path)
-        if text is None or not text.startswith(hdr.HEADER):
+        if record is not None:
+            try:
+                known = record.generated(name, item.stat(follow_symlinks=False))
+            except OSError:
+                known = None
+            if known is not None:
+                found[name] = known
+                continue
+        read = _read(out / name)
+        if read is None or not read[0].startswith(hdr.HEADER):
             continue
-        parsed = hdr.parse(text)
+        parsed = hdr.parse(read[0])
         if parsed is None:
             return {}  # a generated file edited by hand: render everything again
-        found[path.name] = parsed.header
+        found[name] = parsed.header
+        if record is not None:
+            record.note_generated(name, read[1], parsed.header)
     recorded = parsed_index.fields.get("Package sha256")
     if recorded != hdr.package_digest((name, h.body_sha256) for name, h in found.items()):
         return {}

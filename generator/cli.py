@@ -7,6 +7,7 @@ import importlib.metadata
 import json
 import keyword
 import math
+import os
 import shlex
 import shutil
 import sys
@@ -217,7 +218,8 @@ def check(
 def _generate(ctx: click.Context, options: Settings, check: bool, strict: bool, color: bool | None) -> None:
     # Imported here: the compiler (jinja2, black) costs a third of a second to import, which
     # the reading commands (validate, explain, audit) should not pay.
-    from generator.build import build
+    from generator.build import build, fingerprint
+    from generator.verified import Record
     from generator.write import OutputError, Staging, check_output_folder, locked
 
     started = time.perf_counter()
@@ -237,12 +239,20 @@ def _generate(ctx: click.Context, options: Settings, check: bool, strict: bool, 
                 else:
                     staging.begin()
             stack.callback(staging.abort)  # temp files of a run that does not commit
+            # What this run reads it records (beside the package, generator/verified.py), so
+            # the next run need not read it again unless it changed.
+            record = Record(out, fingerprint(options.keywords))
             result = build(
-                schemas, reuse=out, keywords=options.keywords, command=_regenerate(options), sink=staging
+                schemas,
+                reuse=out,
+                keywords=options.keywords,
+                command=_regenerate(options),
+                sink=staging,
+                record=record,
             )
             shown = [w for w in result.warnings if not _is_allowed(w, options.allow)]
-            for warning in shown:
-                click.echo(str(warning), err=True)
+            if shown:  # one write, not one per warning: a large catalogue has thousands
+                click.echo("\n".join(map(str, shown)), err=True)
             if len(shown) < len(result.warnings):
                 hidden = len(result.warnings) - len(shown)
                 kinds = ", ".join(sorted(options.allow))
@@ -250,6 +260,11 @@ def _generate(ctx: click.Context, options: Settings, check: bool, strict: bool, 
             if strict and shown:
                 _fail(f"{len(shown)} warning(s) under --strict; nothing written")
             todo = staging.plan() if check else staging.commit()
+            if not check:
+                record.forget(todo.changed + todo.missing + todo.orphans)
+            if out.is_dir():
+                # Its entries are facts about files as identified, true in any order of saving.
+                record.save()
         if check:
             _report_drift(ctx, todo, result, options, color)
             return
@@ -264,7 +279,9 @@ def _has_declarations(options: Settings) -> None:
     """Refuse, before any work, a folder that is not there or could only give an empty package."""
     schemas = options.schemas
     _schemas_exist(options)
-    if not any(p.is_file() for p in schemas.glob("*.json")):
+    with os.scandir(schemas) as listing:  # stops at the first: a folder may hold thousands
+        found = any(e.name.endswith(".json") and e.is_file() for e in listing)
+    if not found:
         _fail(f"{schemas.as_posix()}: no *.json declarations in this folder; nothing written")
 
 

@@ -16,6 +16,7 @@ import dataclasses
 import difflib
 import errno
 import fcntl
+import fnmatch
 import os
 import stat
 import sys
@@ -168,9 +169,9 @@ class Staging:
         """What differs from the disk (for --check, or once everything is staged)."""
         orphans: list[str] = []
         if self.out.is_dir():
-            orphans = sorted(
-                p.name for p in self.out.glob("*.py") if p.name not in self._names and is_generated(p)
-            )
+            with os.scandir(self.out) as listing:  # names only: no Path made per file
+                others = [e.name for e in listing if e.name.endswith(".py") and e.name not in self._names]
+            orphans = sorted(name for name in others if is_generated(self.out / name))
         return Plan(
             self.out,
             dict(self._texts),
@@ -287,8 +288,11 @@ def _write_order(plan: Plan) -> list[str]:
 
 def _remove_stale_temps(out: Path) -> None:
     """Temp files a killed run left behind; only ours (name pattern and header), only under the lock."""
-    for path in out.glob(f".*.py.*{_TEMP_SUFFIX}"):
-        if is_generated(path):
+    with os.scandir(out) as listing:  # (not glob: it matches a pattern against every file)
+        temps = [e.name for e in listing if e.name.startswith(".") and e.name.endswith(_TEMP_SUFFIX)]
+    for name in temps:
+        path = out / name
+        if fnmatch.fnmatchcase(name, f".*.py.*{_TEMP_SUFFIX}") and is_generated(path):
             path.unlink()
 
 
