@@ -46,6 +46,7 @@ from generator.header import Header
 # marshal it is.
 FORMAT = f"toolgen verified 1 marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}"
 CACHE = ".toolgen-cache"
+IGNORE_ALL = "# Created by toolgen: a cache, never committed.\n*\n"
 MARGIN_NS = 2_000_000_000  # older than this when recorded: see the module docstring
 
 Identity = tuple[int, int, int, int, int]  # size, mtime_ns, ctime_ns, inode, device
@@ -184,6 +185,14 @@ class Record:
             if self._generated.pop(name, None) is not None:
                 self._changed = True
 
+    def _folder(self) -> None:
+        """The cache folder, made with a .gitignore that ignores it all (as pytest, mypy and
+        ruff make theirs): a project need not list it in its own .gitignore."""
+        folder = self.path.parent
+        if not folder.is_dir():
+            folder.mkdir()
+            (folder / ".gitignore").write_text(IGNORE_ALL, encoding="utf-8")
+
     def save(self) -> None:
         """Write the record (only when it differs from the one read); a failure is ignored,
         the record being only a way to spare reads."""
@@ -196,7 +205,7 @@ class Record:
         data = (FORMAT, self.generator, self.folder, self._commands, self._generated, self._sources)
         with suppress(OSError, ValueError):  # ValueError: a value marshal cannot write
             payload = marshal.dumps(data)
-            self.path.parent.mkdir(exist_ok=True)
+            self._folder()
             handle, temp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp")
             try:
                 with os.fdopen(handle, "wb") as stream:

@@ -108,7 +108,7 @@ class Staging:
         self.after_write = after_write
         self._names: set[str] = set()
         self._texts: dict[str, str] = {}  # --check: the changed files' texts
-        self._temps: dict[str, Path] = {}  # generate: file name -> its temp file
+        self._temps: dict[str, str] = {}  # generate: file name -> its temp file (a str: 20,000 of them)
         self._changed: list[str] = []
         self._missing: list[str] = []
         self._foreign: list[str] = []
@@ -139,7 +139,7 @@ class Staging:
         elif not self.write:
             self._texts[name] = content
 
-    def _temp(self, target: Path, data: bytes) -> Path:
+    def _temp(self, target: Path, data: bytes) -> str:
         if self._lock is None:
             self.begin()
         handle, temp = tempfile.mkstemp(dir=self.out, prefix=f".{target.name}.", suffix=_TEMP_SUFFIX)
@@ -151,7 +151,7 @@ class Staging:
         except BaseException:
             Path(temp).unlink(missing_ok=True)
             raise
-        return Path(temp)
+        return temp
 
     def begin(self) -> None:
         """Create the folder, take the exclusive lock and remove a killed run's temp files."""
@@ -211,7 +211,7 @@ class Staging:
     def abort(self) -> None:
         """Remove the temp files not renamed into place, and release the lock."""
         for temp in self._temps.values():
-            temp.unlink(missing_ok=True)
+            Path(temp).unlink(missing_ok=True)
         self._temps.clear()
         if self._lock is not None:
             self._lock.close()

@@ -1,0 +1,221 @@
+"""The record of verified files (issue 22.1, docs/scale.md): an edit reads only what changed,
+and the record never makes a file trusted that reading it would not trust. A hand edit that
+keeps a file's size and puts its mtime back is still caught (its ctime moved); a declaration
+edited the same way is still seen; a missing, corrupt or foreign record only costs reads;
+the bytes after edits are a cold generate's, serial and pooled; a declaration that changes
+between the two passes is refused with nothing written.
+
+Files count as old enough to record as soon as they are written (MARGIN_NS = 0): the real
+margin (2 s) would make these tests wait."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import marshal
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator import build as build_module
+from generator import verified
+from generator.load import read_source as read_declaration
+from generator.names import module_name
+from tests.test_scale_edits import cold, edit, generate, jobs, some_declarations, tree
+
+__all__ = ["jobs"]  # the fixture, serial and pooled
+
+READ = module_name("Read")
+
+
+@pytest.fixture(autouse=True)
+def no_margin(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(verified, "MARGIN_NS", 0)
+
+
+def checked_package(tmp_path: Path) -> tuple[Path, Path]:
+    """A generated package, then a `--check` that records every file of it."""
+    schemas = some_declarations(tmp_path)
+    out = tmp_path / "pkg"
+    assert generate(schemas, out).exit_code == 0
+    assert generate(schemas, out, "--check").exit_code == 0
+    return schemas, out
+
+
+def vouched(out: Path, name: str) -> bool:
+    """Whether the record on disk takes `name` as it is now, unread."""
+    from generator.build import fingerprint
+
+    record = verified.Record(out, fingerprint())
+    return record.generated(name, os.lstat(out / name)) is not None
+
+
+def same_size_edit(path: Path, old: bytes, new: bytes) -> None:
+    """Replace bytes by as many others and put the mtime back, as a careful hand would."""
+    assert len(old) == len(new)
+    before = os.stat(path)
+    data = path.read_bytes()
+    assert data.count(old) >= 1
+    path.write_bytes(data.replace(old, new, 1))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = os.stat(path)
+    assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    assert after.st_ctime_ns != before.st_ctime_ns
+
+
+def test_the_record_lives_beside_the_package_never_in_it(tmp_path: Path) -> None:
+    _, out = checked_package(tmp_path)
+    cache = tmp_path / ".toolgen-cache"
+    assert sorted(p.name for p in cache.iterdir()) == [".gitignore", "pkg.record"]
+    assert (cache / ".gitignore").read_text("utf-8") == "# Created by toolgen: a cache, never committed.\n*\n"
+    assert not [name for name in tree(out) if not name.endswith(".py")]
+    assert vouched(out, f"{READ}.py") and vouched(out, f"{READ}_declaration.py")
+
+
+def test_a_hand_edit_keeping_size_and_mtime_is_caught_though_the_record_vouched_for_the_file(
+    tmp_path: Path,
+) -> None:
+    schemas, out = checked_package(tmp_path)
+    expected = tree(out)
+    module = out / f"{READ}.py"
+    assert vouched(out, module.name)
+    same_size_edit(module, b"return None", b"return 0   ")
+    assert not vouched(out, module.name)  # the ctime moved: no user can set it back
+    drift = generate(schemas, out, "--check")
+    assert drift.exit_code == 1
+    assert f"changed: {module.as_posix()}" in drift.output
+    assert "\n-            return 0   \n+            return None\n" in drift.output
+    done = generate(schemas, out)
+    assert done.exit_code == 0, done.output
+    assert tree(out) == expected
+    assert generate(schemas, out, "--check").exit_code == 0
+
+
+def test_a_declaration_edited_keeping_size_and_mtime_is_seen(tmp_path: Path) -> None:
+    schemas, out = checked_package(tmp_path)
+    source = schemas / "Read.json"
+    data = source.read_bytes()
+    description = json.loads(data)["function"]["description"]
+    word = next(w.encode() for w in description.split() if w.islower() and data.count(w.encode()) == 1)
+    same_size_edit(source, word, word.upper())  # one word of its description, in capitals
+    assert generate(schemas, out, "--check").exit_code == 1
+    done = generate(schemas, out)
+    assert done.exit_code == 0, done.output
+    assert done.stdout.startswith("4 tools: 1 changed, 3 unchanged, 0 removed (+1 package file)")
+    expected, _ = cold(schemas, out)
+    assert tree(out) == expected
+
+
+def _other_generator(data: Any) -> Any:
+    return (data[0], "another generator", *data[2:])
+
+
+def _wrong_shape(data: Any) -> Any:
+    return {"not": "a record"}
+
+
+def _bad_entries(data: Any) -> Any:
+    return (*data[:4], {name: (1, 2) for name in data[4]}, data[5])
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        pytest.param(lambda path: path.unlink(), id="missing"),
+        pytest.param(lambda path: path.write_bytes(path.read_bytes()[:-7]), id="truncated"),
+        pytest.param(lambda path: path.write_bytes(b"\0" * 40), id="garbage"),
+        pytest.param(lambda path: _resealed(path, _other_generator), id="other-generator"),
+        pytest.param(lambda path: _resealed(path, _wrong_shape), id="wrong-shape"),
+        pytest.param(lambda path: _resealed(path, _bad_entries), id="bad-entries"),
+    ],
+)
+def test_a_missing_or_damaged_record_only_costs_reads(tmp_path: Path, damage: Callable[[Path], None]) -> None:
+    schemas, out = checked_package(tmp_path)
+    expected = tree(out)
+    damage(tmp_path / ".toolgen-cache" / "pkg.record")
+    assert generate(schemas, out, "--check").exit_code == 0
+    edit(schemas / "Write.json", " (edited)")
+    done = generate(schemas, out)
+    assert done.exit_code == 0, done.output
+    assert tree(out) != expected
+    fresh, _ = cold(schemas, out)
+    assert tree(out) == fresh
+    assert generate(schemas, out, "--check").exit_code == 0
+
+
+def _resealed(path: Path, change: Callable[[Any], Any]) -> None:
+    """A record changed inside, with a checksum that holds: only its content can refuse it."""
+    data = marshal.loads(path.read_bytes()[32:])
+    payload = marshal.dumps(change(data))
+    path.write_bytes(hashlib.sha256(payload).digest() + payload)
+
+
+def test_an_edit_reads_only_the_edited_declaration_and_the_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    schemas, out = checked_package(tmp_path)
+    edit(schemas / "Edit.json", " (edited)")
+    opened: list[str] = []
+    read_generated = build_module._read
+
+    def spy_generated(path: Path) -> Any:
+        opened.append(path.name)
+        return read_generated(path)
+
+    def spy_declaration(path: Path, file: str) -> bytes:
+        opened.append(path.name)
+        return read_declaration(path, file)
+
+    monkeypatch.setattr(build_module, "_read", spy_generated)
+    monkeypatch.setattr(build_module, "read_source", spy_declaration)
+    done = generate(schemas, out)
+    assert done.exit_code == 0, done.output
+    # Pass 1 reads the changed file and pass 2 reads it again (no bytes held in between).
+    assert opened == ["__init__.py", "Edit.json", "Edit.json"]
+
+
+def test_edits_with_the_record_give_the_bytes_of_a_cold_generate(tmp_path: Path, jobs: str) -> None:
+    schemas, out = checked_package(tmp_path)
+    for step in range(3):
+        if step == 0:
+            edit(schemas / "Read.json", " (edited)")
+        elif step == 1:
+            shutil.copyfile(schemas / "Write.json", schemas / "Copy.json")
+            data = json.loads((schemas / "Copy.json").read_text("utf-8"))
+            data["function"]["name"] = "Copy"
+            (schemas / "Copy.json").write_text(json.dumps(data), "utf-8")
+        else:
+            (schemas / "Edit.json").unlink()
+        done = generate(schemas, out)
+        assert done.exit_code == 0, done.output
+        assert generate(schemas, out, "--check").exit_code == 0
+        expected, warnings = cold(schemas, out)
+        assert tree(out) == expected
+        assert done.stderr == warnings
+
+
+def test_a_declaration_changed_between_the_passes_is_refused_with_nothing_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    schemas, out = checked_package(tmp_path)
+    before = tree(out)
+    edit(schemas / "Read.json", " (edited)")
+    emit = build_module._emit
+
+    def changed_meanwhile(*args: Any, **kwargs: Any) -> Any:
+        edit(schemas / "Read.json", " (again)")
+        return emit(*args, **kwargs)
+
+    monkeypatch.setattr(build_module, "_emit", changed_meanwhile)
+    done = generate(schemas, out)
+    assert done.exit_code == 2
+    assert done.output == "error: Read.json: /: the file changed while toolgen was reading it; run it again\n"
+    assert tree(out) == before
+    monkeypatch.setattr(build_module, "_emit", emit)
+    assert generate(schemas, out).exit_code == 0
+    expected, _ = cold(schemas, out)
+    assert tree(out) == expected
