@@ -75,4 +75,4 @@ test-compiled: $(COMPILE_STAMP)  ## compile a copy of generated/, check the spec
 	$(BIN)/python -m pytest -m compiled -p no:cacheprovider tests/test_compiled.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis .toolgen-cache
