@@ -14,11 +14,13 @@ copies: `name_2`, `name_3`, ...), one file each:
 Every run is a whole `python -m generator` process. The ratios against the smallest size
 are what issue 22 asks for: edits within 1.5x, peak RSS within 2x, time per tool within
 1.15x. `SCALE_SIZES=300,3000,10000 make gencost-scale` adds 10,000 tools (about 10 minutes
-more on 2 cores). Results go into benchmarks/RESULTS.md between the scale markers.
+more on 2 cores; SCALE_KEEP=1 keeps the work folder for profiling). Results go into
+benchmarks/RESULTS.md between the scale markers.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -159,7 +161,14 @@ def sizes() -> tuple[int, ...]:
 
 
 def main() -> None:
-    with tempfile.TemporaryDirectory(prefix="toolgen-scale-") as tmp:
+    # SCALE_KEEP=1 keeps the declarations and packages (the folder is printed) for profiling.
+    keep = os.environ.get("SCALE_KEEP", "") == "1"
+    with contextlib.ExitStack() as stack:
+        if keep:
+            tmp = tempfile.mkdtemp(prefix="toolgen-scale-")
+            print(f"kept in {tmp}", file=sys.stderr, flush=True)
+        else:
+            tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix="toolgen-scale-"))
         figures = []
         for count in sizes():
             figures.append(measure(count, Path(tmp)))

@@ -18,6 +18,7 @@ import ast
 import contextlib
 import dataclasses
 import functools
+import gc
 import hashlib
 import io
 import os
@@ -189,7 +190,8 @@ def build(
         target = Target(schemas_dir, reuse if reuse is not None else BUILT_IN.out, keywords)
         command = regenerate_command(target, BUILT_IN, root, root)
     current = fingerprint(keywords)
-    trusted = _trusted(reuse, current, record) if reuse is not None else {}
+    with _no_collection():
+        trusted = _trusted(reuse, current, record) if reuse is not None else {}
     entries, warnings, sources = _accepted(schemas_dir, vocabulary, trusted, command, record)
     collect = _Collect(reuse) if sink is None else None
     out = sink if sink is not None else collect
@@ -344,7 +346,8 @@ def _accepted(
     refusals: list[DeclarationError] = []
     names: dict[str, Declaration] = {}
     modules: dict[str, str] = {}
-    recorded = _recorded(trusted, command, record)
+    with _no_collection():
+        recorded = _recorded(trusted, command, record)
     for name, file, item in _schema_files(schemas_dir):
         status: os.stat_result | None = None
         sha: str | None = None
@@ -401,6 +404,19 @@ def _accepted(
     if refusals:
         raise Refusals(refusals)
     return entries, warnings, sources
+
+
+@contextlib.contextmanager
+def _no_collection() -> Iterator[None]:
+    """The cycle collector paused while a phase makes tens of thousands of plain objects
+    with no cycle among them (headers, entries): it would scan them again and again."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _schema_files(schemas_dir: Path) -> list[tuple[str, str, os.DirEntry[str]]]:

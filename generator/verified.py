@@ -182,8 +182,7 @@ class Record:
     def forget(self, names: Iterable[str]) -> None:
         """Package files this run replaced or removed: their entries name files gone."""
         for name in names:
-            if self._generated.pop(name, None) is not None:
-                self._changed = True
+            self._generated.pop(name, None)
 
     def _folder(self) -> None:
         """The cache folder, made with a .gitignore that ignores it all (as pytest, mypy and
@@ -194,13 +193,11 @@ class Record:
             (folder / ".gitignore").write_text(IGNORE_ALL, encoding="utf-8")
 
     def save(self) -> None:
-        """Write the record (only when it differs from the one read); a failure is ignored,
-        the record being only a way to spare reads."""
-        if (
-            not self._changed
-            and len(self._generated) == len(self._old_generated)
-            and len(self._sources) == len(self._old_sources)
-        ):
+        """Write the record when this run found something to add to it, or none could be
+        read (entries of files changed or gone are dropped then; until then they cost only a
+        little room, since no file can match them). A failure is ignored: the record is only
+        a way to spare reads."""
+        if not self._changed:
             return
         data = (FORMAT, self.generator, self.folder, self._commands, self._generated, self._sources)
         with suppress(OSError, ValueError):  # ValueError: a value marshal cannot write
