@@ -63,7 +63,10 @@ CASES: list[tuple[dict[str, Any], str | None]] = [
         {"labels": {"a": "1", "b": "2", "c": "3", "d": "4"}},
         HEAD + "The parameter `labels` is invalid: expected at most 3 properties",
     ),
-    ({"labels": {"x": "1"}, "filter": {}}, HEAD + "The parameter `filter` is invalid: expected at least 1 property"),
+    (
+        {"labels": {"x": "1"}, "filter": {}},
+        HEAD + "The parameter `filter` is invalid: expected at least 1 property",
+    ),
     (
         {"labels": {"x": "1"}, "meta": {"a": 1, "b": 2}},
         HEAD + "The parameter `meta` is invalid: expected at most 1 property",
@@ -109,7 +112,9 @@ def test_the_test_defined_keywords_give_their_exact_lines(
 
 def test_both_tiers_spell_the_new_bound_from_its_spec(counted: tuple[ModuleType, dict[str, str]]) -> None:
     _, files = counted
-    module = next(text for name, text in files.items() if name.startswith("tag_") and "declaration" not in name)
+    module = next(
+        text for name, text in files.items() if name.startswith("tag_") and "declaration" not in name
+    )
     assert 'KEYWORDS = "extended+properties"' in module
     assert "Keywords: extended+properties (extended.md)." in module
     assert "minItems, maxItems, uniqueItems, minProperties, maxProperties." in module
@@ -141,7 +146,9 @@ def test_a_bad_count_is_refused_by_the_spec(tmp_path: Path) -> None:
     write_declarations(schemas, {"Tag": {"type": "object", "properties": {"o": {"maxProperties": -1}}}})
     with pytest.raises(DeclarationError) as info:
         build(schemas, keywords=OBJECT_COUNTS)
-    assert str(info.value).endswith("/function/parameters/properties/o/maxProperties: expected a non-negative integer")
+    assert str(info.value).endswith(
+        "/function/parameters/properties/o/maxProperties: expected a non-negative integer"
+    )
 
 
 @pytest.mark.parametrize("mode", ["subset", "extended"])
@@ -149,5 +156,7 @@ def test_the_products_modes_do_not_interpret_them(tmp_path: Path, mode: str) -> 
     assert "minProperties" not in EXTENDED.interpreted | SUBSET.interpreted
     package, files = _package(tmp_path, mode, f"plain_{mode}")
     assert package.validate("Tag", {"labels": {}}) is None
-    module = next(text for name, text in files.items() if name.startswith("tag_") and "declaration" not in name)
+    module = next(
+        text for name, text in files.items() if name.startswith("tag_") and "declaration" not in name
+    )
     assert '"/function/parameters/properties/labels",\n        (\n            "maxProperties",\n' in module
