@@ -10,7 +10,7 @@ once per session from the tests' own declarations (tool name -> `parameters`):
     backend.issues(tool, args) -> [(kind, path, line), ...]
 
 BACKENDS lists the kinds the tests run against. Today that is only "reference"
-(tests/reference_extended.py). PLUG-IN POINT for the generator's extended mode: once
+(tests/reference.py). PLUG-IN POINT for the generator's extended mode: once
 `generate --keywords extended` exists (extended.md E1), add "generated" to BACKENDS. Its
 builder, `generated_backend`, is written already: it generates the declarations into a
 throw-away package with that flag (tests/genpkg.py conventions, one build per session under
@@ -29,8 +29,9 @@ from typing import Any, Protocol
 
 import pytest
 
-from tests import reference_extended
+from tests import reference
 from tests.genpkg import ROOT, shared_package
+from tests.reference import EXTENDED
 
 Tools = Mapping[str, Any]
 Found = list[tuple[str, str, str]]
@@ -45,7 +46,7 @@ class Backend(Protocol):
 
 
 class ReferenceBackend:
-    """tests/reference_extended.py over the declarations themselves."""
+    """tests/reference.py over the declarations themselves."""
 
     kind = "reference"
 
@@ -53,10 +54,10 @@ class ReferenceBackend:
         self.tools = dict(tools)
 
     def message(self, tool: str, args: Any) -> str | None:
-        return reference_extended.message(tool, self.tools[tool], args)
+        return reference.message(tool, self.tools[tool], args, EXTENDED)
 
     def issues(self, tool: str, args: Any) -> Found:
-        return reference_extended.issues(self.tools[tool], args)
+        return reference.issues(self.tools[tool], args, EXTENDED)
 
 
 class PackageBackend:

@@ -30,7 +30,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft7Validator, Draft202012Validator
 
-from tests import reference_extended as ref
+from tests import reference as ref
 from tests.extended_backends import BACKENDS, Backend, make_backend
 
 SUITE = Path(__file__).resolve().parent / "data" / "json-schema-test-suite"
@@ -47,7 +47,7 @@ ANNOTATIONS = frozenset(
     {"$schema", "$id", "$anchor", "$dynamicAnchor", "$comment", "title", "description", "examples", "default",
      "deprecated", "readOnly", "writeOnly"}
 )  # fmt: skip
-KNOWN = ref.INTERPRETED | ANNOTATIONS
+KNOWN = ref.EXTENDED.interpreted | ANNOTATIONS
 
 FALSE = "boolean subschema false: JSON Schema rejects every value, extended mode constrains nothing"
 NON_LOCAL = "a $ref that is not a local JSON pointer is not interpreted (E3)"

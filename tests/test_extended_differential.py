@@ -23,7 +23,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from tests import reference_extended, strategies
+from tests import reference, strategies
 from tests.extended_backends import (
     BACKENDS,
     Backend,
@@ -33,6 +33,7 @@ from tests.extended_backends import (
     package_backend,
 )
 from tests.genpkg import package_for
+from tests.reference import EXTENDED
 from tests.strategies_extended import SAFE_PATTERNS, Inputs, random_roots, to_jsonschema
 
 SEED = 20261203
@@ -64,8 +65,8 @@ def check_pair(backend: Backend, i: int, args: Any) -> bool:
     expected = VALIDATORS[i].is_valid(args) if isinstance(args, dict) else False
     assert (message is None) == expected, (ROOTS[i], args, message)
     if backend.kind != "reference":
-        assert message == reference_extended.message(tool(i), ROOTS[i], args), (ROOTS[i], args)
-        assert backend.issues(tool(i), args) == reference_extended.issues(ROOTS[i], args), (ROOTS[i], args)
+        assert message == reference.message(tool(i), ROOTS[i], args, EXTENDED), (ROOTS[i], args)
+        assert backend.issues(tool(i), args) == reference.issues(ROOTS[i], args, EXTENDED), (ROOTS[i], args)
     return expected
 
 
@@ -205,14 +206,14 @@ def test_safe_patterns_python_spelling_matches_the_ecma_engine() -> None:
     @given(st.text(alphabet=TRICKY, max_size=6))
     def run(text: str) -> None:
         for ecma, python in spelled:
-            matcher = reference_extended.ecma_pattern(ecma)
+            matcher = reference.ecma_pattern(ecma)
             assert matcher is not None
             found = matcher(text)
             assert (re.search(python, text) is not None) == found, (ecma, text)
             outcomes.append(found)
 
     run()
-    assert reference_extended.ecma_pattern(SAFE_PATTERNS[-1][0]) is None  # the one outside E6
+    assert reference.ecma_pattern(SAFE_PATTERNS[-1][0]) is None  # the one outside E6
     assert outcomes.count(True) >= len(outcomes) // 10
     assert outcomes.count(False) >= len(outcomes) // 10
 

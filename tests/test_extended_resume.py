@@ -18,9 +18,10 @@ from typing import Any
 import pytest
 
 from benchmarks.extended_cases import CASES, load_declarations
-from tests import reference_extended
+from tests import reference
 from tests.extended_backends import generate_extended
 from tests.genpkg import shared_package
+from tests.reference import EXTENDED
 
 DECLARATIONS = load_declarations()
 
@@ -86,7 +87,7 @@ def test_a_resumed_message_is_the_whole_message(
 ) -> None:
     message, proven = _proven(package, tool, args, monkeypatch)
     module = _module(package, tool)
-    assert message == reference_extended.message(tool, DECLARATIONS[tool], args)
+    assert message == reference.message(tool, DECLARATIONS[tool], args, EXTENDED)
     if proven is NO_CALL:  # a valid variant (None for an Optional member): no collector at all
         assert message is None
     else:
