@@ -31,7 +31,7 @@ import pytest
 
 from tests import reference
 from tests.genpkg import ROOT, shared_package
-from tests.reference import EXTENDED
+from tests.reference import EXTENDED, Vocabulary
 
 Tools = Mapping[str, Any]
 Found = list[tuple[str, str, str]]
@@ -50,14 +50,15 @@ class ReferenceBackend:
 
     kind = "reference"
 
-    def __init__(self, tools: Tools) -> None:
+    def __init__(self, tools: Tools, vocabulary: Vocabulary = EXTENDED) -> None:
         self.tools = dict(tools)
+        self.vocabulary = vocabulary
 
     def message(self, tool: str, args: Any) -> str | None:
-        return reference.message(tool, self.tools[tool], args, EXTENDED)
+        return reference.message(tool, self.tools[tool], args, self.vocabulary)
 
     def issues(self, tool: str, args: Any) -> Found:
-        return reference.issues(self.tools[tool], args, EXTENDED)
+        return reference.issues(self.tools[tool], args, self.vocabulary)
 
 
 class PackageBackend:

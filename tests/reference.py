@@ -650,6 +650,11 @@ class _Interpreter:
         return None if len(value) <= k else f"expected at most {shown} {noun}"
 
 
+def group(root: Schema, schema: Any, vocabulary: Vocabulary) -> list[Schema]:
+    """E4: the group of `schema` below `root` before any anyOf / oneOf selection."""
+    return _Interpreter(root, vocabulary, ecma_pattern).group(schema)
+
+
 def bound_text(keyword: str, k: Any, value: Any, patterns: PatternHook = ecma_pattern) -> str | None:
     """E7: the text after `is invalid: ` when `value` breaks the bound `keyword: k`, else None."""
     return _Interpreter({}, EXTENDED, patterns).broken(keyword, k, value)
