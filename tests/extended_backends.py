@@ -30,7 +30,7 @@ from typing import Any, Protocol
 import pytest
 
 from tests import reference
-from tests.genpkg import ROOT, shared_package
+from tests.genpkg import ROOT, generate, shared_package
 from tests.reference import EXTENDED, Vocabulary
 
 Tools = Mapping[str, Any]
@@ -84,6 +84,10 @@ def generate_extended(schemas: Path, out: Path) -> None:
     """`python -m generator generate --keywords extended` (E1), the product's own command line."""
     command = [sys.executable, "-m", "generator", "generate", "--keywords", "extended"]
     subprocess.run([*command, "--schemas", str(schemas), "--out", str(out)], cwd=ROOT, check=True)
+
+
+# How each keyword mode's package is written: subset in process, extended through the CLI.
+GENERATE: dict[str, Callable[[Path, Path], None]] = {"subset": generate, "extended": generate_extended}
 
 
 def generated_backend(factory: pytest.TempPathFactory, name: str, make_tools: Callable[[], Tools]) -> Backend:

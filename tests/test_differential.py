@@ -32,13 +32,13 @@ from jsonschema import Draft202012Validator
 from tests import reference, strategies
 from tests.extended_backends import (
     BACKENDS,
+    GENERATE,
     Backend,
     PackageBackend,
     ReferenceBackend,
-    generate_extended,
     package_backend,
 )
-from tests.genpkg import generate, package_for, shared_package
+from tests.genpkg import package_for, shared_package
 from tests.reference import EXTENDED, SUBSET, Vocabulary
 from tests.strategies import JSON_VALUES, SAFE_PATTERNS, Inputs, reproducible, values_for
 
@@ -55,7 +55,6 @@ class Sample:
     rewrites: list[dict[str, Any]]
     inputs: list[st.SearchStrategy[Any]]
     tool: Callable[[int], str]
-    generate: Callable[[Path, Path], None]
     backends: tuple[str, ...]  # extended mode also checks the reference against jsonschema
     chunks: int
     examples: int  # per chunk; each example checks `pairs` pairs
@@ -76,7 +75,6 @@ def _subset_sample() -> Sample:
         rewrites=[strategies.to_jsonschema(root) for root in roots],
         inputs=[values_for(root, JSON_VALUES) for root in roots],
         tool=lambda i: f"S{i:03d}{SUFFIXES[i % len(SUFFIXES)]}",
-        generate=generate,
         backends=("generated",),
         chunks=8,
         examples=130,
@@ -92,7 +90,6 @@ def _extended_sample() -> Sample:
         rewrites=[strategies.extended_to_jsonschema(root) for root in roots],
         inputs=[Inputs(root).values(root) for root in roots],
         tool=lambda i: f"X{i:03d}",
-        generate=generate_extended,
         backends=BACKENDS,
         chunks=4,
         examples=150,
@@ -113,7 +110,7 @@ CASES = [
 def chunk_package(factory: pytest.TempPathFactory, mode: str, chunk: int) -> PackageBackend:
     sample = SAMPLES[mode]
     name = f"differential_{mode}_{chunk}"
-    return package_backend(shared_package(factory, name, lambda: sample.tools(chunk), sample.generate))
+    return package_backend(shared_package(factory, name, lambda: sample.tools(chunk), GENERATE[mode]))
 
 
 def backend_for(factory: pytest.TempPathFactory, mode: str, kind: str, chunk: int) -> Backend:
