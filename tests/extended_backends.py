@@ -1,21 +1,18 @@
-"""Who answers the extended-mode tests: the backend indirection.
+"""Who answers the tests: the backend indirection.
 
-Every extended-mode test (tests/test_extended_spec.py, tests/test_extended_conformance.py,
-tests/test_extended_differential.py) asks a `Backend` for the message and the issues of a
-call; it never calls the reference interpreter or a package directly. A backend is built
-once per session from the tests' own declarations (tool name -> `parameters`):
+The extended-mode spec tests (tests/test_extended_spec.py), the differential and the
+conformance suites (tests/test_differential.py, tests/test_conformance.py) ask a `Backend`
+for the message and the issues of a call. A backend is built once per session from the
+tests' own declarations (tool name -> `parameters`):
 
     backend = make_backend(kind, tmp_path_factory, "spec_ext", lambda: TOOLS)
     backend.message(tool, args) -> str | None
     backend.issues(tool, args) -> [(kind, path, line), ...]
 
-BACKENDS lists the kinds the tests run against. Today that is only "reference"
-(tests/reference.py). PLUG-IN POINT for the generator's extended mode: once
-`generate --keywords extended` exists (extended.md E1), add "generated" to BACKENDS. Its
-builder, `generated_backend`, is written already: it generates the declarations into a
-throw-away package with that flag (tests/genpkg.py conventions, one build per session under
-xdist) and adapts the package (`package_backend`). Every test then also runs against the
-generated package, and the differential adds "message and issues equal the reference's".
+BACKENDS lists the kinds the extended-mode tests run against: "reference" (tests/reference.py
+in a vocabulary, EXTENDED unless told) and "generated" (the declarations generated into a
+throw-away package with `--keywords extended`, tests/genpkg.py conventions, one build per
+session under xdist). GENERATE says how each keyword mode's package is written.
 """
 
 from __future__ import annotations
