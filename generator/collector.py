@@ -120,6 +120,9 @@ class Objects:
     declared: str  # the frozenset constant of declared names ("" when none)
     allowed: bool  # every undeclared str key is fine (open keyword or additionalProperties true)
     extras: list[Call]  # additionalProperties schemas, in group order
+    # The keys are not looked at, not even for one that is no str: allowed by an open keyword
+    # or additionalProperties true, in a vocabulary without strict keys (validation.md §3).
+    unexamined: bool = False
 
 
 @dataclass
@@ -515,7 +518,10 @@ class CollectorPlan:
                     for e in extras
                     if isinstance(e, str)
                 ]
-            objects = Objects(required, properties, declared_name, allowed, schemas)
+            unexamined = allowed and not self.tool.vocabulary.strict_keys
+            objects = Objects(required, properties, declared_name, allowed, schemas, unexamined)
+            if unexamined and not (required or properties):
+                objects = None  # nothing of the object is examined (validation.md §3)
         items = [
             self._descend(function, n.items, f"{word}_item", memoized) for n in nodes if n.items is not None
         ]
@@ -595,6 +601,8 @@ class CollectorPlan:
                     if o.extras and all(c.silent for c in o.extras):
                         o.allowed = True  # every undeclared key's schema finds nothing
                     o.extras = [c for c in o.extras if not c.silent]
+                    if o.unexamined and not (o.required or o.properties):
+                        steps.objects = None  # nothing of the object is examined (validation.md §3)
 
     def _directs(self) -> None:
         """Give the direct form to the visits reached from the root through direct visits
@@ -759,7 +767,8 @@ def _kinds(body: Body | None) -> frozenset[str]:
             found.add("inv")
         o = steps.objects
         if o is not None:
-            found.add("une")  # a key that is not a str is always unexpected
+            if not o.unexamined:
+                found.add("une")  # a key that is not a str is unexpected
             if o.required:
                 found.add("mis")
             # a descent passes every list on, but one written in place (a type test) fills `typ`

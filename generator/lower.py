@@ -150,7 +150,7 @@ def _node(graph: SchemaGraph, pointer: str) -> Node:
     return Node(
         pointer=pointer,
         types=tuple(types) if types is not None else None,
-        const=(schema["const"],) if "const" in schema else (),
+        const=(schema["const"],) if "const" in schema and "const" in graph.vocabulary.interpreted else (),
         enum=tuple(schema["enum"]) if "enum" in schema else None,
         bounds=_bounds(schema, graph.vocabulary),
         required=tuple(schema.get("required", ())),

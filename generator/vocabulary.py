@@ -125,6 +125,10 @@ class Vocabulary:
     # For docstrings: how the module names its rules, and each keyword as the docstring lists it.
     rules: str = "spec section 2"
     listed: tuple[str, ...] = field(default=())
+    # A key that is not a str is unexpected even where undeclared keys are not examined
+    # (additionalProperties true, an open keyword): extended.md E4c. Subset mode does not
+    # look at such an object's keys at all (validation.md §3).
+    strict_keys: bool = False
 
     @property
     def interpreted(self) -> frozenset[str]:
@@ -158,6 +162,7 @@ class Vocabulary:
         closing: Iterable[str] = (),
         rules: str = "",
         listed: Iterable[str] = (),
+        strict_keys: bool | None = None,
     ) -> Vocabulary:
         """This vocabulary plus `keywords` (placed after the keyword `after`, else at the end),
         more annotations, more opening keywords, and `closing` no longer opening an object."""
@@ -181,6 +186,7 @@ class Vocabulary:
             opening=(self.opening - frozenset(closing)) | frozenset(opening),
             rules=rules or self.rules,
             listed=all_listed,
+            strict_keys=self.strict_keys if strict_keys is None else strict_keys,
         )
 
 
@@ -286,6 +292,7 @@ EXTENDED = SUBSET.extend(
     annotations=("$anchor",),
     closing=("allOf", "anyOf", "oneOf", "$ref"),
     rules="extended.md E2",
+    strict_keys=True,
     listed=(
         *("$ref (local)", "$defs", "definitions", "allOf", "anyOf", "oneOf (as anyOf)", "const", "minimum"),
         *("exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength"),
