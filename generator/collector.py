@@ -28,13 +28,15 @@ Nothing here spells code: templates/collector_extended.j2 does, from these recor
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from generator.ir import Choice, ExtendedTool, Node
 from generator.names import identifier
 from generator.vocabulary import Keyword, Vocabulary
+
+if TYPE_CHECKING:  # the plan stage builds the fast path first and hands it here
+    from generator.plan import FastPlan, FastValue
 
 DEPTH_LIMIT = 256
 
@@ -92,7 +94,7 @@ class Call:
     descent: bool = False  # a child value (not a candidate on the same value)
     # The fast test (generator/plan.py FastValue) that proves the child valid, so that it is
     # not visited: a helper (`helper`) or one inline condition; None when there is none.
-    fast: Any = None
+    fast: FastValue | None = None
     direct: bool = False  # from a direct function to the callee's direct form
     collect_name: str = ""  # the callee's direct form, when `direct`
     resume: str | None = None  # a member of the arguments validate() tests: its name
@@ -246,7 +248,7 @@ class CollectorPlan:
     """The collector functions and constants of one extended-mode module."""
 
     def __init__(
-        self, tool: ExtendedTool, patterns: dict[str, str], taken: set[str], fast: Any = None
+        self, tool: ExtendedTool, patterns: dict[str, str], taken: set[str], fast: FastPlan | None = None
     ) -> None:
         self.tool = tool
         self.fast = fast  # the module's FastPlan: its tests let descents skip valid values
@@ -708,7 +710,7 @@ class CollectorPlan:
         return False
 
 
-def _inline(fv: Any) -> bool:
+def _inline(fv: FastValue) -> bool:
     """A fast test written as one condition that calls no helper (so it cannot raise)."""
     if fv.helper or fv.fallback:
         return False
@@ -843,25 +845,3 @@ def n_declared(node: Node) -> frozenset[str]:
 
 def n_declared_ordered(node: Node) -> list[str]:
     return [*(name for name, _ in node.properties), *node.required]
-
-
-# Keywords that decide nothing about a member's own visit: annotations, definitions, and the
-# in-place links whose targets the group lists as members of their own.
-_NOT_OWN = frozenset(
-    {"title", "description", "examples", "default", "$comment", "$schema", "$id", "$anchor", "$defs",
-     "definitions", "allOf"}
-)  # fmt: skip
-
-
-def content_key(schema: Any, resolved: bool = False) -> str:
-    """A schema's content as the key of the code it gets (same JSON, same behaviour). With
-    `resolved`, its anyOf / oneOf are left out: they were resolved before."""
-    if not isinstance(schema, dict):
-        return json.dumps(schema)
-    dropped = _NOT_OWN | ({"anyOf", "oneOf"} if resolved else frozenset())
-    own = {
-        k: v
-        for k, v in schema.items()
-        if k not in dropped and not (k == "$ref" and isinstance(v, str) and (v == "#" or v.startswith("#/")))
-    }
-    return json.dumps(own, ensure_ascii=False)
