@@ -145,9 +145,6 @@ class Vocabulary:
         text = f"Enforced ({self.rules}): {', '.join(self.listed)}."
         return textwrap.fill(text, width=92, break_on_hyphens=False, break_long_words=False)
 
-    def keyword(self, name: str) -> Keyword:
-        return next(k for k in self.keywords if k.name == name)
-
     def bounds_of(self, json_type: str) -> tuple[Keyword, ...]:
         return tuple(k for k in self.bounds if k.constrains == json_type)
 
