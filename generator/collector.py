@@ -28,13 +28,15 @@ Nothing here spells code: templates/collector_extended.j2 does, from these recor
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from generator.ir import Choice, ExtendedTool, Node
 from generator.names import identifier
 from generator.vocabulary import Keyword, Vocabulary
+
+if TYPE_CHECKING:  # the plan stage builds the fast path first and hands it here
+    from generator.plan import FastPlan, FastValue
 
 DEPTH_LIMIT = 256
 
@@ -92,7 +94,7 @@ class Call:
     descent: bool = False  # a child value (not a candidate on the same value)
     # The fast test (generator/plan.py FastValue) that proves the child valid, so that it is
     # not visited: a helper (`helper`) or one inline condition; None when there is none.
-    fast: Any = None
+    fast: FastValue | None = None
     direct: bool = False  # from a direct function to the callee's direct form
     collect_name: str = ""  # the callee's direct form, when `direct`
     resume: str | None = None  # a member of the arguments validate() tests: its name
@@ -120,6 +122,9 @@ class Objects:
     declared: str  # the frozenset constant of declared names ("" when none)
     allowed: bool  # every undeclared str key is fine (open keyword or additionalProperties true)
     extras: list[Call]  # additionalProperties schemas, in group order
+    # The keys are not looked at, not even for one that is no str: allowed by an open keyword
+    # or additionalProperties true, in a vocabulary without strict keys (validation.md §3).
+    unexamined: bool = False
 
 
 @dataclass
@@ -243,7 +248,7 @@ class CollectorPlan:
     """The collector functions and constants of one extended-mode module."""
 
     def __init__(
-        self, tool: ExtendedTool, patterns: dict[str, str], taken: set[str], fast: Any = None
+        self, tool: ExtendedTool, patterns: dict[str, str], taken: set[str], fast: FastPlan | None = None
     ) -> None:
         self.tool = tool
         self.fast = fast  # the module's FastPlan: its tests let descents skip valid values
@@ -515,7 +520,10 @@ class CollectorPlan:
                     for e in extras
                     if isinstance(e, str)
                 ]
-            objects = Objects(required, properties, declared_name, allowed, schemas)
+            unexamined = allowed and not self.tool.vocabulary.strict_keys
+            objects = Objects(required, properties, declared_name, allowed, schemas, unexamined)
+            if unexamined and not (required or properties):
+                objects = None  # nothing of the object is examined (validation.md §3)
         items = [
             self._descend(function, n.items, f"{word}_item", memoized) for n in nodes if n.items is not None
         ]
@@ -595,6 +603,8 @@ class CollectorPlan:
                     if o.extras and all(c.silent for c in o.extras):
                         o.allowed = True  # every undeclared key's schema finds nothing
                     o.extras = [c for c in o.extras if not c.silent]
+                    if o.unexamined and not (o.required or o.properties):
+                        steps.objects = None  # nothing of the object is examined (validation.md §3)
 
     def _directs(self) -> None:
         """Give the direct form to the visits reached from the root through direct visits
@@ -700,7 +710,7 @@ class CollectorPlan:
         return False
 
 
-def _inline(fv: Any) -> bool:
+def _inline(fv: FastValue) -> bool:
     """A fast test written as one condition that calls no helper (so it cannot raise)."""
     if fv.helper or fv.fallback:
         return False
@@ -759,7 +769,8 @@ def _kinds(body: Body | None) -> frozenset[str]:
             found.add("inv")
         o = steps.objects
         if o is not None:
-            found.add("une")  # a key that is not a str is always unexpected
+            if not o.unexamined:
+                found.add("une")  # a key that is not a str is unexpected
             if o.required:
                 found.add("mis")
             # a descent passes every list on, but one written in place (a type test) fills `typ`
@@ -834,25 +845,3 @@ def n_declared(node: Node) -> frozenset[str]:
 
 def n_declared_ordered(node: Node) -> list[str]:
     return [*(name for name, _ in node.properties), *node.required]
-
-
-# Keywords that decide nothing about a member's own visit: annotations, definitions, and the
-# in-place links whose targets the group lists as members of their own.
-_NOT_OWN = frozenset(
-    {"title", "description", "examples", "default", "$comment", "$schema", "$id", "$anchor", "$defs",
-     "definitions", "allOf"}
-)  # fmt: skip
-
-
-def content_key(schema: Any, resolved: bool = False) -> str:
-    """A schema's content as the key of the code it gets (same JSON, same behaviour). With
-    `resolved`, its anyOf / oneOf are left out: they were resolved before."""
-    if not isinstance(schema, dict):
-        return json.dumps(schema)
-    dropped = _NOT_OWN | ({"anyOf", "oneOf"} if resolved else frozenset())
-    own = {
-        k: v
-        for k, v in schema.items()
-        if k not in dropped and not (k == "$ref" and isinstance(v, str) and (v == "#" or v.startswith("#/")))
-    }
-    return json.dumps(own, ensure_ascii=False)

@@ -10,12 +10,14 @@ not enforced.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
+from benchmarks.cases import build_cases, load_declarations
 from generator.build import build
 from generator.vocabulary import EXTENDED, SUBSET, count
 from generator.write import apply, plan
@@ -160,3 +162,34 @@ def test_the_products_modes_do_not_interpret_them(tmp_path: Path, mode: str) -> 
         text for name, text in files.items() if name.startswith("tag_") and "declaration" not in name
     )
     assert '"/function/parameters/properties/labels",\n        (\n            "maxProperties",\n' in module
+
+
+# ---------- the subset vocabulary read by the one front end (issue 21, points 1 and 2) ----------
+
+ROOT = Path(__file__).resolve().parent.parent
+# A copy of SUBSET is not SUBSET: the build compiles it through the schema graph, the
+# collector and the fast path that extended mode uses.
+SUBSET_GRAPH = replace(SUBSET, name="subset-graph")
+
+
+@pytest.mark.parametrize("folder", ["tool_schemas", "tests/data/real-tools"])
+def test_the_subset_vocabulary_warns_as_subset_mode_does_through_either_pipeline(folder: str) -> None:
+    subset = build(ROOT / folder, keywords="subset")
+    graph = build(ROOT / folder, keywords=SUBSET_GRAPH)
+    assert [(w.file, w.pointer, w.kind, w.reason) for w in graph.warnings] == [
+        (w.file, w.pointer, w.kind, w.reason) for w in subset.warnings
+    ]
+    assert len(subset.warnings) > 3
+
+
+def test_the_subset_vocabulary_gives_subset_modes_lines_through_either_pipeline(tmp_path: Path) -> None:
+    import generated
+
+    result = build(ROOT / "tool_schemas", keywords=SUBSET_GRAPH)
+    apply(plan(tmp_path / "subset_graph_pkg", result.files))
+    package = import_package(tmp_path / "subset_graph_pkg")
+    cases = build_cases(load_declarations(ROOT / "tool_schemas"))
+    assert len(cases) == 100
+    for case in cases:
+        assert package.validate(case.tool, case.args) == generated.validate(case.tool, case.args), case
+        assert package.issues(case.tool, case.args) == generated.issues(case.tool, case.args), case
