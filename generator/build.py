@@ -550,10 +550,15 @@ def _lowered(
     return tool.module, checked.notices
 
 
-def module_body(declaration: Declaration) -> str:
+def module_body(declaration: Declaration, keywords: str | Vocabulary = "subset") -> str:
     """One tool module's formatted body (no header), straight through the stages."""
-    tool = lower(declaration, check(declaration))
-    return format_source(f"{tool.module}.py", render_tool(environment(), plan(tool)))
+    vocabulary = keywords if isinstance(keywords, Vocabulary) else VOCABULARIES[keywords]
+    if vocabulary is SUBSET:
+        tool = lower(declaration, check(declaration))
+        return format_source(f"{tool.module}.py", render_tool(environment(), plan(tool)))
+    graph, checked = check_extended(declaration, vocabulary)
+    extended = lower_extended(declaration, graph, checked)
+    return format_source(f"{extended.module}.py", render_extended(environment(), plan_extended(extended)))
 
 
 def _digest(pairs: Iterable[tuple[str, str]]) -> str:

@@ -230,6 +230,11 @@ def check_extended(
     if not_enforced:
         summary = "; ".join(f"{n.pointer}: {', '.join(n.keywords)}" for n in not_enforced)
         listed = tuple(sorted({k for n in not_enforced for k in n.keywords}))
+        # What the opt-in mode would check of it (its definitions hold nothing to check).
+        unread = EXTENDED.interpreted - vocabulary.interpreted - set(DEFINITIONS)
+        more = [k for k in listed if k in unread]
+        if more:
+            summary += f" (--keywords extended would check {', '.join(more)})"
         notices.append(
             Notice(
                 declaration.file, declaration.pointer, errors.NOT_ENFORCED, f"not enforced: {summary}", listed

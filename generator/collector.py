@@ -28,13 +28,15 @@ Nothing here spells code: templates/collector_extended.j2 does, from these recor
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from generator.ir import Choice, ExtendedTool, Node
 from generator.names import identifier
 from generator.vocabulary import Keyword, Vocabulary
+
+if TYPE_CHECKING:  # the plan stage builds the fast path first and hands it here
+    from generator.plan import FastPlan, FastValue
 
 DEPTH_LIMIT = 256
 
@@ -44,8 +46,8 @@ class Constant:
     """A module-level constant of the collector: `name = <kind>(value)` (the template spells it)."""
 
     name: str
-    # "bound" (text after "is invalid: "), "const", "members", "members_text", "tags_text",
-    # "fraction", "declared"
+    # "bound" (text after "is invalid: "), "const", "members", "members_set", "members_text",
+    # "tags_text", "fraction", "declared"
     kind: str
     value: Any
     keyword: str = ""
@@ -92,10 +94,15 @@ class Call:
     descent: bool = False  # a child value (not a candidate on the same value)
     # The fast test (generator/plan.py FastValue) that proves the child valid, so that it is
     # not visited: a helper (`helper`) or one inline condition; None when there is none.
-    fast: Any = None
+    fast: FastValue | None = None
     direct: bool = False  # from a direct function to the callee's direct form
     collect_name: str = ""  # the callee's direct form, when `direct`
-    resume: int | None = None  # a member of the arguments: its index in validate()'s tests
+    resume: str | None = None  # a member of the arguments validate() tests: its name
+    # A direct call of a visit that is one exact type test and nothing else: written in place
+    # (`if type(w) is not str and ...: _s.wrong_type(...)`), as the subset collector does, so
+    # that such helpers, shared by content and named by a first user, never exist.
+    exact: str = ""
+    expected: str = ""
 
     @property
     def inline(self) -> bool:
@@ -115,6 +122,9 @@ class Objects:
     declared: str  # the frozenset constant of declared names ("" when none)
     allowed: bool  # every undeclared str key is fine (open keyword or additionalProperties true)
     extras: list[Call]  # additionalProperties schemas, in group order
+    # The keys are not looked at, not even for one that is no str: allowed by an open keyword
+    # or additionalProperties true, in a vocabulary without strict keys (validation.md §3).
+    unexamined: bool = False
 
 
 @dataclass
@@ -208,6 +218,7 @@ class Function:
     kinds: frozenset[str] = frozenset()
     exact: str = ""
     reads_t: bool = False  # its body reads `t`
+    inline: bool = False  # one exact type test, written in place at every direct call
 
     @property
     def root_pre(self) -> list[TypeTest]:
@@ -237,7 +248,7 @@ class CollectorPlan:
     """The collector functions and constants of one extended-mode module."""
 
     def __init__(
-        self, tool: ExtendedTool, patterns: dict[str, str], taken: set[str], fast: Any = None
+        self, tool: ExtendedTool, patterns: dict[str, str], taken: set[str], fast: FastPlan | None = None
     ) -> None:
         self.tool = tool
         self.fast = fast  # the module's FastPlan: its tests let descents skip valid values
@@ -286,6 +297,10 @@ class CollectorPlan:
         self._constant_of[key] = candidate
         self.constants.append(make(candidate))
         return candidate
+
+    def enum_set(self, members: Any) -> str:
+        """The frozenset constant of an enum of strings ("" when there is none)."""
+        return self._constant_of.get(("members_set", repr(tuple(members))), "")
 
     def _content(self, pointer: str, resolved: bool = False) -> str:
         """What of a member decides the code: its content (without its combinators once they
@@ -443,6 +458,13 @@ class CollectorPlan:
                     f"{word}_enum",
                     lambda n, name=name: Constant(n, "members_text", None, members=name),
                 )
+                if all(isinstance(m, str) for m in members):
+                    # the fast path tests a str against it too: a member renamed is one line
+                    self._constant(
+                        ("members_set", repr(members)),
+                        f"{word}_set",
+                        lambda n, name=name: Constant(n, "members_set", None, members=name),
+                    )
                 values.append(ValueTest("enum", members, text, name))
         bounds: dict[str, list[BoundTest]] = {}
         seen: set[tuple[str, str]] = set()
@@ -498,7 +520,10 @@ class CollectorPlan:
                     for e in extras
                     if isinstance(e, str)
                 ]
-            objects = Objects(required, properties, declared_name, allowed, schemas)
+            unexamined = allowed and not self.tool.vocabulary.strict_keys
+            objects = Objects(required, properties, declared_name, allowed, schemas, unexamined)
+            if unexamined and not (required or properties):
+                objects = None  # nothing of the object is examined (validation.md §3)
         items = [
             self._descend(function, n.items, f"{word}_item", memoized) for n in nodes if n.items is not None
         ]
@@ -578,6 +603,8 @@ class CollectorPlan:
                     if o.extras and all(c.silent for c in o.extras):
                         o.allowed = True  # every undeclared key's schema finds nothing
                     o.extras = [c for c in o.extras if not c.silent]
+                    if o.unexamined and not (o.required or o.properties):
+                        steps.objects = None  # nothing of the object is examined (validation.md §3)
 
     def _directs(self) -> None:
         """Give the direct form to the visits reached from the root through direct visits
@@ -613,21 +640,30 @@ class CollectorPlan:
         for function in self.functions:
             function.listed = function.name in listed or not function.direct
             if function.direct:
-                function.kinds = _kinds(function.body)
                 function.reads_t = _reads_t(function.body)
-                if function.pre or function.root:
-                    function.kinds |= {"typ"}
                 only = function.pre[0].names if len(function.pre) == 1 else ()
                 if len(only) == 1 and only[0] in _EXACT and not function.reads_t:
                     function.exact = only[0]
+        for function in self.functions:
+            if function.exact and not function.root and isinstance(function.body, Steps):
+                function.inline = function.body.nothing and not function.depth
+        for function in self.direct:
+            for call in function.calls:
+                callee = by_name[call.function]
+                if call.direct and callee.inline:
+                    call.exact, call.expected = callee.exact, callee.pre[0].expected
+        for function in self.direct:
+            function.kinds = _kinds(function.body)
+            if function.pre or function.root:
+                function.kinds |= {"typ"}
 
     def _resume(self) -> dict[str, int]:
         """Where the collector resumes the fast path's work: member name -> its index among
-        the arguments' members the fast path tests, in order. validate() says how many of
-        them it proved valid before one failed (`_message(args, k)`), and the direct visit of
-        the arguments skips those (a valid value's visit finds nothing). Empty when the
-        fast path does not test the arguments member by member, or the visit is not one
-        direct object visit."""
+        the arguments' members the fast path tests, in order. validate() names the member it
+        failed on (`_message(args, "name")`), and the direct visit of the arguments skips
+        those tested before it (a valid value's visit finds nothing). Empty when the fast
+        path does not test the arguments member by member in the collector's order, or the
+        visit is not one direct object visit."""
         fast = self.fast.root if self.fast is not None else None
         body = self.root.body
         if fast is None or fast.obj is None or fast.alternatives is not None or fast.fallback:
@@ -637,10 +673,13 @@ class CollectorPlan:
         names = [name for name, _ in fast.obj.members]
         if len(set(names)) != len(names):
             return {}
+        if [name for name, _ in body.objects.properties if name in names] != names:
+            return {}
         found: dict[str, int] = {}
         for name, call in body.objects.properties:
             if name in names:
-                call.resume = found[name] = names.index(name)
+                found[name] = names.index(name)
+                call.resume = name
         return found
 
     @property
@@ -651,8 +690,8 @@ class CollectorPlan:
 
     @property
     def direct(self) -> list[Function]:
-        """The direct visits the module defines."""
-        return [f for f in self.functions if f.direct]
+        """The direct visits the module defines (one exact type test is written in place)."""
+        return [f for f in self.functions if f.direct and not f.inline]
 
     @property
     def uses_helpers(self) -> bool:
@@ -671,7 +710,7 @@ class CollectorPlan:
         return False
 
 
-def _inline(fv: Any) -> bool:
+def _inline(fv: FastValue) -> bool:
     """A fast test written as one condition that calls no helper (so it cannot raise)."""
     if fv.helper or fv.fallback:
         return False
@@ -730,13 +769,15 @@ def _kinds(body: Body | None) -> frozenset[str]:
             found.add("inv")
         o = steps.objects
         if o is not None:
-            found.add("une")  # a key that is not a str is always unexpected
+            if not o.unexamined:
+                found.add("une")  # a key that is not a str is unexpected
             if o.required:
                 found.add("mis")
-            if o.properties or o.extras:
-                return frozenset({"mis", "une", "typ", "inv"})
-        if steps.items:
-            return frozenset({"mis", "une", "typ", "inv"})
+            # a descent passes every list on, but one written in place (a type test) fills `typ`
+            for call in [c for _, c in o.properties] + o.extras:
+                found |= {"typ"} if call.exact else {"mis", "une", "typ", "inv"}
+        for call in steps.items:
+            found |= {"typ"} if call.exact else {"mis", "une", "typ", "inv"}
     return frozenset(found)
 
 
@@ -804,25 +845,3 @@ def n_declared(node: Node) -> frozenset[str]:
 
 def n_declared_ordered(node: Node) -> list[str]:
     return [*(name for name, _ in node.properties), *node.required]
-
-
-# Keywords that decide nothing about a member's own visit: annotations, definitions, and the
-# in-place links whose targets the group lists as members of their own.
-_NOT_OWN = frozenset(
-    {"title", "description", "examples", "default", "$comment", "$schema", "$id", "$anchor", "$defs",
-     "definitions", "allOf"}
-)  # fmt: skip
-
-
-def content_key(schema: Any, resolved: bool = False) -> str:
-    """A schema's content as the key of the code it gets (same JSON, same behaviour). With
-    `resolved`, its anyOf / oneOf are left out: they were resolved before."""
-    if not isinstance(schema, dict):
-        return json.dumps(schema)
-    dropped = _NOT_OWN | ({"anyOf", "oneOf"} if resolved else frozenset())
-    own = {
-        k: v
-        for k, v in schema.items()
-        if k not in dropped and not (k == "$ref" and isinstance(v, str) and (v == "#" or v.startswith("#/")))
-    }
-    return json.dumps(own, ensure_ascii=False)

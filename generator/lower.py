@@ -6,10 +6,10 @@ Only schemas that generator/check.py accepted get here. Lowering decides what is
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from generator.check import OPENING, Checked, applies, declared_types, object_like
-from generator.collector import content_key
 from generator.errors import pointer_join
 from generator.ir import (
     ArrayCheck,
@@ -150,7 +150,7 @@ def _node(graph: SchemaGraph, pointer: str) -> Node:
     return Node(
         pointer=pointer,
         types=tuple(types) if types is not None else None,
-        const=(schema["const"],) if "const" in schema else (),
+        const=(schema["const"],) if "const" in schema and "const" in graph.vocabulary.interpreted else (),
         enum=tuple(schema["enum"]) if "enum" in schema else None,
         bounds=_bounds(schema, graph.vocabulary),
         required=tuple(schema.get("required", ())),
@@ -179,3 +179,25 @@ def lower_extended(declaration: Declaration, graph: SchemaGraph, checked: Checke
         recursive=tuple(sorted(graph.recursive)),
         vocabulary=graph.vocabulary,
     )
+
+
+# Keywords that decide nothing about a member's own visit: annotations, definitions, and the
+# in-place links whose targets the group lists as members of their own.
+_NOT_OWN = frozenset(
+    {"title", "description", "examples", "default", "$comment", "$schema", "$id", "$anchor", "$defs",
+     "definitions", "allOf"}
+)  # fmt: skip
+
+
+def content_key(schema: Any, resolved: bool = False) -> str:
+    """A schema's content as the key of the code it gets (same JSON, same behaviour). With
+    `resolved`, its anyOf / oneOf are left out: they were resolved before."""
+    if not isinstance(schema, dict):
+        return json.dumps(schema)
+    dropped = _NOT_OWN | ({"anyOf", "oneOf"} if resolved else frozenset())
+    own = {
+        k: v
+        for k, v in schema.items()
+        if k not in dropped and not (k == "$ref" and isinstance(v, str) and (v == "#" or v.startswith("#/")))
+    }
+    return json.dumps(own, ensure_ascii=False)

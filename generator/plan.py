@@ -448,15 +448,6 @@ class FastPlan:
     def __post_init__(self) -> None:
         self._nodes = {n.pointer: n for n in self.tool.nodes}
 
-    def by_pointer(self) -> list[tuple[str, FastValue]]:
-        """The fast test of each schema's own group, for the collector to skip valid values."""
-        found: list[tuple[str, FastValue]] = []
-        for node in self.tool.nodes:
-            fv = self.values.get((*node.group, "resolved 0"))
-            if node.pointer and node.group and fv is not None and not fv.fallback and not fv.empty:
-                found.append((node.pointer, fv))
-        return found
-
     def helper_name(self, text: str) -> str:
         word = identifier(text)
         candidate, n = word, 1

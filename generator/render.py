@@ -99,11 +99,6 @@ def render_extended(env: jinja2.Environment, plan: ExtendedPlan) -> str:
     return env.get_template("module_extended.py.j2").render(tool=plan.tool, plan=plan)
 
 
-def support_source() -> str:
-    """`_support.py`'s body: the plain file, as it is."""
-    return SUPPORT.read_bytes().decode("utf-8")
-
-
 def render_init(env: jinja2.Environment, keywords: str = "subset") -> str:
     """`__init__.py`'s body: the same for every package of a keyword mode (E1), so that it
     does not grow with the catalogue; the tool table lives in `_declarations.py`."""

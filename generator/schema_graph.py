@@ -257,6 +257,10 @@ class _Analysis:
         # Keywords that make a schema add something to a visit; a schema whose only such keyword
         # is one in-place link ($ref, or allOf with one branch) is equivalent to the link's target.
         self.contributing = (vocabulary.interpreted - set(DEFINITIONS)) | vocabulary.opening
+        self.reads = vocabulary.interpreted
+        # The in-place links this vocabulary follows (E4): allOf, then anyOf / oneOf.
+        self.in_place_keywords = tuple(k for k in ("allOf", *COMBINATORS) if k in self.reads)
+        self.combinator_keywords = tuple(k for k in COMBINATORS if k in self.reads)
         self.base = base
         self.root = root
         self.pattern_check = pattern_check
@@ -310,9 +314,10 @@ class _Analysis:
             raise self.refuse("/type", 'parameters must have type "object"')
         if "enum" in schema:
             raise self.refuse("/enum", "parameters must not have an enum")
-        if "const" in schema:
+        if "const" in schema and "const" in self.reads:
             raise self.refuse("/const", "parameters must not have a const")
-        if not _object_like(schema) and "$ref" not in schema and "allOf" not in schema:
+        linked = any(k in schema and k in self.reads for k in ("$ref", "allOf"))
+        if not _object_like(schema) and not linked:
             raise self.refuse("", _NOT_OBJECT_LIKE)
 
     def walk(self) -> None:
@@ -355,6 +360,11 @@ class _Analysis:
     def check(self, pointer: str, schema: dict[str, Any]) -> list[tuple[str, Any]]:
         """Refuse what is malformed in one schema, warn about it; return its subschemas."""
         children: list[tuple[str, Any]] = []
+        # A schema's own keywords not interpreted come first, then what is found inside them.
+        known = self.vocabulary.interpreted | self.vocabulary.annotations
+        ignored = sorted(k for k in schema if k not in known)
+        if ignored:
+            self.warn(pointer, "not_interpreted", tuple(ignored), f"not enforced: {', '.join(ignored)}")
         self.check_type(pointer, schema)
         if "enum" in schema and (not isinstance(schema["enum"], list) or not schema["enum"]):
             raise self.refuse(pointer_join(pointer, "enum"), "expected a non-empty list")
@@ -389,11 +399,11 @@ class _Analysis:
             else:
                 raise self.refuse(at, "expected a schema (an object or a boolean) or a list of schemas")
         self.check_ref(pointer, schema)
-        for keyword in ("allOf", *COMBINATORS):
+        for keyword in self.in_place_keywords:
             if keyword in schema:
                 children.extend(self.branches(pointer, schema, keyword))
         for keyword in DEFINITIONS:
-            if keyword in schema:
+            if keyword in schema and keyword in self.reads:
                 where = pointer_join(pointer, keyword)
                 definitions = schema[keyword]
                 if not isinstance(definitions, dict):
@@ -406,11 +416,7 @@ class _Analysis:
                     self.definitions.append(at)
         self.check_bounds(pointer, schema)
         self.check_pattern(pointer, schema)
-        known = self.vocabulary.interpreted | self.vocabulary.annotations
-        ignored = sorted(k for k in schema if k not in known)
-        if ignored:
-            self.warn(pointer, "not_interpreted", tuple(ignored), f"not enforced: {', '.join(ignored)}")
-        if "oneOf" in schema:
+        if "oneOf" in schema and "oneOf" in self.reads:
             self.warn(
                 pointer_join(pointer, "oneOf"),
                 "one_of",
@@ -431,7 +437,7 @@ class _Analysis:
             raise self.refuse(*found)
 
     def check_ref(self, pointer: str, schema: dict[str, Any]) -> None:
-        if "$ref" not in schema:
+        if "$ref" not in schema or "$ref" not in self.reads:
             return
         ref = schema["$ref"]
         where = pointer_join(pointer, "$ref")
@@ -509,7 +515,7 @@ class _Analysis:
                 raise self.refuse(where, reason)
 
     def check_pattern(self, pointer: str, schema: dict[str, Any]) -> None:
-        if "pattern" not in schema:
+        if "pattern" not in schema or "pattern" not in self.reads:
             return
         pattern = schema["pattern"]
         where = pointer_join(pointer, "pattern")
@@ -576,7 +582,7 @@ class _Analysis:
         links: list[tuple[str, str]] = []
         if pointer in self.refs:
             links.append((self.refs[pointer], pointer_join(pointer, "$ref")))
-        for keyword in ("allOf", *COMBINATORS):
+        for keyword in self.in_place_keywords:
             for i in range(len(schema.get(keyword, ()))):
                 at = pointer_join(pointer_join(pointer, keyword), i)
                 links.append((at, at))
@@ -620,13 +626,14 @@ class _Analysis:
             self.firsts[pointer] = (None, None)
             return Group(pointer, (), (), pointer, False, (), (), None)
         links = [self.refs[pointer]] if pointer in self.refs else []
-        links += [
-            pointer_join(pointer_join(pointer, "allOf"), i) for i in range(len(schema.get("allOf", ())))
-        ]
+        if "allOf" in self.reads:
+            links += [
+                pointer_join(pointer_join(pointer, "allOf"), i) for i in range(len(schema.get("allOf", ())))
+            ]
         parts = [self.groups[link] for link in links]
         members: dict[str, None] = {pointer: None}
         combinators: dict[tuple[str, str], Combinator] = {
-            (pointer, k): self.combinator(pointer, k) for k in COMBINATORS if k in schema
+            (pointer, k): self.combinator(pointer, k) for k in self.combinator_keywords if k in schema
         }
         opened = {k for k in schema if k in self.vocabulary.opening}
         opened |= {"$ref"} if pointer in self.nonlocal_refs else set()
@@ -666,7 +673,7 @@ class _Analysis:
         contributing = [k for k in schema if k in self.contributing]
         if contributing == ["$ref"] and pointer in self.refs:
             return self.groups[self.refs[pointer]].canonical
-        if contributing == ["allOf"] and len(schema["allOf"]) == 1:
+        if contributing == ["allOf"] and "allOf" in self.reads and len(schema["allOf"]) == 1:
             return self.groups[pointer_join(pointer_join(pointer, "allOf"), 0)].canonical
         return pointer
 
@@ -727,7 +734,7 @@ class _Analysis:
                 raise self.refuse(
                     pointer_join(member, "enum"), "parameters must not have an enum" + _IN_PLACE
                 )
-            if "const" in schema:
+            if "const" in schema and "const" in self.reads:
                 raise self.refuse(
                     pointer_join(member, "const"), "parameters must not have a const" + _IN_PLACE
                 )

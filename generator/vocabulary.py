@@ -125,6 +125,10 @@ class Vocabulary:
     # For docstrings: how the module names its rules, and each keyword as the docstring lists it.
     rules: str = "spec section 2"
     listed: tuple[str, ...] = field(default=())
+    # A key that is not a str is unexpected even where undeclared keys are not examined
+    # (additionalProperties true, an open keyword): extended.md E4c. Subset mode does not
+    # look at such an object's keys at all (validation.md §3).
+    strict_keys: bool = False
 
     @property
     def interpreted(self) -> frozenset[str]:
@@ -141,9 +145,6 @@ class Vocabulary:
         text = f"Enforced ({self.rules}): {', '.join(self.listed)}."
         return textwrap.fill(text, width=92, break_on_hyphens=False, break_long_words=False)
 
-    def keyword(self, name: str) -> Keyword:
-        return next(k for k in self.keywords if k.name == name)
-
     def bounds_of(self, json_type: str) -> tuple[Keyword, ...]:
         return tuple(k for k in self.bounds if k.constrains == json_type)
 
@@ -158,6 +159,7 @@ class Vocabulary:
         closing: Iterable[str] = (),
         rules: str = "",
         listed: Iterable[str] = (),
+        strict_keys: bool | None = None,
     ) -> Vocabulary:
         """This vocabulary plus `keywords` (placed after the keyword `after`, else at the end),
         more annotations, more opening keywords, and `closing` no longer opening an object."""
@@ -181,6 +183,7 @@ class Vocabulary:
             opening=(self.opening - frozenset(closing)) | frozenset(opening),
             rules=rules or self.rules,
             listed=all_listed,
+            strict_keys=self.strict_keys if strict_keys is None else strict_keys,
         )
 
 
@@ -286,6 +289,7 @@ EXTENDED = SUBSET.extend(
     annotations=("$anchor",),
     closing=("allOf", "anyOf", "oneOf", "$ref"),
     rules="extended.md E2",
+    strict_keys=True,
     listed=(
         *("$ref (local)", "$defs", "definitions", "allOf", "anyOf", "oneOf (as anyOf)", "const", "minimum"),
         *("exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength"),

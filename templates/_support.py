@@ -212,23 +212,26 @@ NO_ISSUES: list[str] = []
 Collector = Callable[[object, list[str], list[str], list[str], list[str]], None]
 
 
+_NO_RESUME = object()  # message_of's default: the collector takes no `failed` argument
+
 # message_of and issues_from spell out their four lists: a shared helper returning them as
 # a tuple cost about a quarter of an invalid call (TaskUpdate, several issues, measured).
 def message_of(
-    collect: Callable[..., None], one: str, many: str, args: object, proven: int = -1
+    collect: Callable[..., None], one: str, many: str, args: object, failed: object = _NO_RESUME
 ) -> str | None:
-    """Run a module's collector on a call; the message of spec section 6, or None. `proven`
-    (extended mode): how many members of the arguments validate() proved valid, passed on
-    to a collector that skips them; -1 for a collector that takes no such count."""
+    """Run a module's collector on a call; the message of spec section 6, or None. `failed`
+    (extended mode): the member of the arguments validate() failed on (True: after every
+    member; None: before any), passed on to a collector that skips the members proven valid
+    before it; left out for a collector that takes no such argument."""
     mis: list[str] = []
     une: list[str] = []
     typ: list[str] = []
     inv: list[str] = []
     try:
-        if proven < 0:  # no *args: unpacking one costs as much again as the call itself
+        if failed is _NO_RESUME:  # no *args: unpacking one costs as much again as the call itself
             collect(args, mis, une, typ, inv)
         else:
-            collect(args, mis, une, typ, inv, proven)
+            collect(args, mis, une, typ, inv, failed)
     except Exception as exc:
         return one + unreadable(exc)
     return render(one, many, mis, une, typ, inv)

@@ -1,21 +1,18 @@
-"""Who answers the extended-mode tests: the backend indirection.
+"""Who answers the tests: the backend indirection.
 
-Every extended-mode test (tests/test_extended_spec.py, tests/test_extended_conformance.py,
-tests/test_extended_differential.py) asks a `Backend` for the message and the issues of a
-call; it never calls the reference interpreter or a package directly. A backend is built
-once per session from the tests' own declarations (tool name -> `parameters`):
+The extended-mode spec tests (tests/test_extended_spec.py), the differential and the
+conformance suites (tests/test_differential.py, tests/test_conformance.py) ask a `Backend`
+for the message and the issues of a call. A backend is built once per session from the
+tests' own declarations (tool name -> `parameters`):
 
     backend = make_backend(kind, tmp_path_factory, "spec_ext", lambda: TOOLS)
     backend.message(tool, args) -> str | None
     backend.issues(tool, args) -> [(kind, path, line), ...]
 
-BACKENDS lists the kinds the tests run against. Today that is only "reference"
-(tests/reference_extended.py). PLUG-IN POINT for the generator's extended mode: once
-`generate --keywords extended` exists (extended.md E1), add "generated" to BACKENDS. Its
-builder, `generated_backend`, is written already: it generates the declarations into a
-throw-away package with that flag (tests/genpkg.py conventions, one build per session under
-xdist) and adapts the package (`package_backend`). Every test then also runs against the
-generated package, and the differential adds "message and issues equal the reference's".
+BACKENDS lists the kinds the extended-mode tests run against: "reference" (tests/reference.py
+in a vocabulary, EXTENDED unless told) and "generated" (the declarations generated into a
+throw-away package with `--keywords extended`, tests/genpkg.py conventions, one build per
+session under xdist). GENERATE says how each keyword mode's package is written.
 """
 
 from __future__ import annotations
@@ -29,8 +26,9 @@ from typing import Any, Protocol
 
 import pytest
 
-from tests import reference_extended
-from tests.genpkg import ROOT, shared_package
+from tests import reference
+from tests.genpkg import ROOT, generate, shared_package
+from tests.reference import EXTENDED, Vocabulary
 
 Tools = Mapping[str, Any]
 Found = list[tuple[str, str, str]]
@@ -45,18 +43,19 @@ class Backend(Protocol):
 
 
 class ReferenceBackend:
-    """tests/reference_extended.py over the declarations themselves."""
+    """tests/reference.py over the declarations themselves."""
 
     kind = "reference"
 
-    def __init__(self, tools: Tools) -> None:
+    def __init__(self, tools: Tools, vocabulary: Vocabulary = EXTENDED) -> None:
         self.tools = dict(tools)
+        self.vocabulary = vocabulary
 
     def message(self, tool: str, args: Any) -> str | None:
-        return reference_extended.message(tool, self.tools[tool], args)
+        return reference.message(tool, self.tools[tool], args, self.vocabulary)
 
     def issues(self, tool: str, args: Any) -> Found:
-        return reference_extended.issues(self.tools[tool], args)
+        return reference.issues(self.tools[tool], args, self.vocabulary)
 
 
 class PackageBackend:
@@ -82,6 +81,10 @@ def generate_extended(schemas: Path, out: Path) -> None:
     """`python -m generator generate --keywords extended` (E1), the product's own command line."""
     command = [sys.executable, "-m", "generator", "generate", "--keywords", "extended"]
     subprocess.run([*command, "--schemas", str(schemas), "--out", str(out)], cwd=ROOT, check=True)
+
+
+# How each keyword mode's package is written: subset in process, extended through the CLI.
+GENERATE: dict[str, Callable[[Path, Path], None]] = {"subset": generate, "extended": generate_extended}
 
 
 def generated_backend(factory: pytest.TempPathFactory, name: str, make_tools: Callable[[], Tools]) -> Backend:

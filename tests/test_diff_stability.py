@@ -1,6 +1,7 @@
 """Diff stability (issue 9.1): a property added first, in the middle or last, at the top level
 or in any nested object of any tool, changes only its own lines of the module and the key
-set; an enum member renamed changes one line. Names come from JSON names, never positions."""
+set; an enum member renamed changes one line. Names come from JSON names, never positions.
+Every vocabulary: subset and extended modules alike (issue 21)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from generator.build import module_body
+from generator.build import KEYWORDS, module_body
 from generator.load import Declaration, read_all
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,15 +69,16 @@ def test_every_tool_and_nested_object_is_covered() -> None:
     assert any(len(path) > 2 for _, path in CASES)  # nested objects too
 
 
+@pytest.mark.parametrize("keywords", KEYWORDS)
 @pytest.mark.parametrize(("tool", "path"), CASES, ids=[f"{t}:{'/'.join(p) or '/'}" for t, p in CASES])
 def test_a_property_added_anywhere_changes_only_its_own_lines_and_the_key_set(
-    tool: str, path: tuple[str, ...]
+    tool: str, path: tuple[str, ...], keywords: str
 ) -> None:
     declaration = DECLARATIONS[tool]
-    before = module_body(declaration)
+    before = module_body(declaration, keywords)
     seen: list[list[str]] = []
     for where in ("first", "middle", "last"):
-        removed, added = changes(before, module_body(with_property(declaration, path, where)))
+        removed, added = changes(before, module_body(with_property(declaration, path, where), keywords))
         assert removed == [], (where, removed)  # nothing renumbered, no form switched
         assert added, where
         assert sum(NEW in line for line in added) >= 3, added  # key set, fast path, collector
@@ -85,10 +87,11 @@ def test_a_property_added_anywhere_changes_only_its_own_lines_and_the_key_set(
     assert seen[0] == seen[1] == seen[2]  # the same lines wherever the property goes
 
 
-def test_an_enum_member_renamed_changes_one_line() -> None:
+@pytest.mark.parametrize("keywords", KEYWORDS)
+def test_an_enum_member_renamed_changes_one_line(keywords: str) -> None:
     declaration = DECLARATIONS["TaskUpdate"]
     parameters = copy.deepcopy(declaration.parameters)
     parameters["properties"]["status"]["enum"][1] = "in_review"
     renamed = replace(declaration, parameters=parameters)
-    removed, added = changes(module_body(declaration), module_body(renamed))
+    removed, added = changes(module_body(declaration, keywords), module_body(renamed, keywords))
     assert (removed, added) == (['    "in_progress",'], ['    "in_review",'])

@@ -19,9 +19,10 @@ from typing import Any
 
 import pytest
 
-from tests import reference_extended
+from tests import reference
 from tests.extended_backends import generate_extended
 from tests.genpkg import ROOT, shared_package
+from tests.reference import EXTENDED
 
 LIST: dict[str, Any] = {
     "$ref": "#/$defs/L",
@@ -119,8 +120,8 @@ def test_the_depth_limit_with_300_frames_already_used(package: ModuleType, tool:
     issues = _with_frames(300, lambda: package.issues(tool, args))
     assert sys.getrecursionlimit() == limit
     assert found is not None and "could not be read" not in found
-    assert found == reference_extended.message(tool, TOOLS[tool], args)
-    assert [tuple(i) for i in issues] == reference_extended.issues(TOOLS[tool], args)
+    assert found == reference.message(tool, TOOLS[tool], args, EXTENDED)
+    assert [tuple(i) for i in issues] == reference.issues(TOOLS[tool], args, EXTENDED)
 
 
 def test_the_limit_line_at_257_segments(package: ModuleType) -> None:

@@ -223,7 +223,7 @@ def test_a_nullable_anyof_is_one_inline_test(real_extended: ModuleType) -> None:
         "                n += 1\n"
         '                w = args["assignee"]\n'
         "                if not (type(w) is str or w is None):\n"
-        "                    return _message(args, 2)\n"  # two members proven valid before it
+        '                    return _message(args, "assignee")\n'  # the members before it proven valid
     ) in _source_of(real_extended, "pyd_update_ticket")
     assert "_check_assignee" not in _source_of(real_extended, "pyd_update_ticket")
     assert real_extended.validate("pyd_update_ticket", {"ticket_id": 1, "assignee": 5}) == (
@@ -239,10 +239,10 @@ def test_a_list_of_models_with_one_user_is_tested_in_place(
     assert (
         '            w = args["items"]\n'
         "            if not (type(w) is list and len(w) >= 1):\n"
-        "                return _message(args, 1)\n"
+        '                return _message(args, "items")\n'
         "            for e1 in w:\n"
         "                if type(e1) is not dict:\n"
-        "                    return _message(args, 1)\n"
+        '                    return _message(args, "items")\n'
         "                n2 = 2\n"
     ) in source
     assert "def _check_" not in source  # the address and the items: no helper call

@@ -1,7 +1,7 @@
 """The reliability suites over an extended-mode package (extended.md): never raises (deep
 values against recursive schemas, RecursionError included), never mutates, 1 MB strings
 against patterns, hostile keys and objects, injection-proof names and values, relocatable,
-deterministic; every answer that can be read equals tests/reference_extended.py's."""
+deterministic; every answer that can be read equals tests/reference.py's."""
 
 from __future__ import annotations
 
@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 
 from generator.build import build
 from generator.write import write_locked
-from tests import reference_extended
+from tests import reference
+from tests.reference import EXTENDED
 from tests.reliability import PROFILE, fresh_package_dir, imported, same_value, snapshot, write_schemas
 from tests.test_injection import NASTY, SENTINEL
 from tests.test_never_raises import BUILTIN, FALLBACK, Armed, _hostile_values, values
@@ -102,8 +103,8 @@ def check_call(package: ModuleType, tool: str, args: Any) -> None:
     message = package.validate(tool, args)
     found = [tuple(issue) for issue in package.issues(tool, args)]
     assert same_value(args, before)  # never mutated
-    assert message == reference_extended.message(tool, TOOLS[tool], args)
-    assert found == reference_extended.issues(TOOLS[tool], args)
+    assert message == reference.message(tool, TOOLS[tool], args, EXTENDED)
+    assert found == reference.issues(TOOLS[tool], args, EXTENDED)
 
 
 def _later(schema: Any) -> st.SearchStrategy[Any]:
@@ -273,7 +274,7 @@ def test_nasty_strings_everywhere_compile_import_cleanly_and_agree(tmp_path: Pat
         for tool, parameters in tools.items():
             name = next(iter(parameters["properties"]))
             for args in [{}, {name: name}, {name: 5, f"{name}!": {name: 2}, "n": 10}, {name: None, "n": 1}]:
-                assert found.validate(tool, args) == reference_extended.message(tool, parameters, args)
+                assert found.validate(tool, args) == reference.message(tool, parameters, args, EXTENDED)
     assert not SENTINEL.exists()
 
 

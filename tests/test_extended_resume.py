@@ -1,5 +1,7 @@
-"""validate() hands the collector what it proved: the members of the arguments it found valid
-before one failed (generator/collector.py, `_resume`), which the collector then skips.
+"""validate() hands the collector what it proved: the name of the member of the arguments it
+failed on (True: after every member), so that the collector skips the members it tested and
+found valid before that one (generator/collector.py, `_resume`). Names, not positions: a
+member added changes only its own lines (tests/test_diff_stability.py)
 
 A valid member's visit finds nothing, so skipping it must leave every message unchanged:
 checked here on the benchmark's pydantic-written declarations and their calls (exact
@@ -16,9 +18,10 @@ from typing import Any
 import pytest
 
 from benchmarks.extended_cases import CASES, load_declarations
-from tests import reference_extended
+from tests import reference
 from tests.extended_backends import generate_extended
 from tests.genpkg import shared_package
+from tests.reference import EXTENDED
 
 DECLARATIONS = load_declarations()
 
@@ -34,23 +37,26 @@ def _module(package: ModuleType, tool: str) -> Any:
     return package.validator(tool).__globals__
 
 
+NO_CALL = object()
+
+
 def _proven(
     package: ModuleType, tool: str, args: Any, monkeypatch: pytest.MonkeyPatch
-) -> tuple[str | None, int]:
-    """validate()'s message and the `proven` it passed to the collector (-1: no call)."""
+) -> tuple[str | None, Any]:
+    """validate()'s message and the `failed` it passed to the collector (NO_CALL: no call)."""
     module = _module(package, tool)
     original = module["_message"]
-    seen: list[int] = []
+    seen: list[Any] = []
 
-    def spy(call: Any, proven: int = 0) -> str | None:
-        seen.append(proven)
-        found: str | None = original(call, proven)
+    def spy(call: Any, failed: str | bool | None = None) -> str | None:
+        seen.append(failed)
+        found: str | None = original(call, failed)
         return found
 
     with monkeypatch.context() as patch:
         patch.setitem(module, "_message", spy)
         message = package.validator(tool)(args)
-    return message, (seen[0] if seen else -1)
+    return message, (seen[0] if seen else NO_CALL)
 
 
 def _variants() -> list[tuple[str, Any]]:
@@ -72,7 +78,7 @@ def _variants() -> list[tuple[str, Any]]:
 
 def test_every_pydantic_tool_resumes(package: ModuleType) -> None:
     for tool in DECLARATIONS:
-        assert _module(package, tool)["_collect"].__code__.co_varnames[5] == "proven", tool
+        assert _module(package, tool)["_collect"].__code__.co_varnames[5] == "failed", tool
 
 
 @pytest.mark.parametrize(("tool", "args"), _variants())
@@ -81,8 +87,8 @@ def test_a_resumed_message_is_the_whole_message(
 ) -> None:
     message, proven = _proven(package, tool, args, monkeypatch)
     module = _module(package, tool)
-    assert message == reference_extended.message(tool, DECLARATIONS[tool], args)
-    if proven < 0:  # a valid variant (None for an Optional member): no collector at all
+    assert message == reference.message(tool, DECLARATIONS[tool], args, EXTENDED)
+    if proven is NO_CALL:  # a valid variant (None for an Optional member): no collector at all
         assert message is None
     else:
         assert message is not None
@@ -95,20 +101,24 @@ def test_the_members_proven_valid_are_not_visited_again(
     (one,) = [c for c in CASES if c.tool == "create_invoice" and c.kind == "one"]
     message, proven = _proven(package, "create_invoice", one.args, monkeypatch)
     assert message == one.message
-    assert proven == 1  # `customer` passed, `lines` failed
+    assert proven == "lines"  # `customer` passed, `lines` failed
     # Only an unexpected key: every member proven, only the keys are looked at.
     typical = next(c.args for c in CASES if c.tool == "create_invoice" and c.kind == "typical")
     message, proven = _proven(package, "create_invoice", {**typical, "zzz": 1}, monkeypatch)
     assert message == (
         "create_invoice failed due to the following issue:\nAn unexpected parameter `zzz` was provided"
     )
-    assert proven == len(DECLARATIONS["create_invoice"]["properties"])
+    assert proven is True
     # What skipping means: told that `customer` was proven, the collector does not look at it.
     broken = {**one.args, "customer": 5}
     module = _module(package, "create_invoice")
-    assert module["_message"](broken, 1) == one.message
-    assert module["_message"](broken, 0) == (
-        "create_invoice failed due to the following issues:\n"
-        "The parameter `customer` type is expected as `object` but provided as `number`\n"
-        "The parameter `lines[0].quantity` is invalid: expected a number greater than or equal to 1"
+    assert module["_message"](broken, "lines") == one.message
+    assert (
+        module["_message"](broken, None)
+        == module["_message"](broken)
+        == (
+            "create_invoice failed due to the following issues:\n"
+            "The parameter `customer` type is expected as `object` but provided as `number`\n"
+            "The parameter `lines[0].quantity` is invalid: expected a number greater than or equal to 1"
+        )
     )

@@ -15,9 +15,10 @@ from typing import Any
 
 import pytest
 
-from tests import reference_extended
+from tests import reference
 from tests.extended_backends import BACKENDS, Backend, make_backend
 from tests.genpkg import ROOT
+from tests.reference import EXTENDED
 
 S = {"type": "string"}
 N = {"type": "number"}
@@ -478,7 +479,7 @@ def check(backend: Backend, tool: str, args: Any) -> str | None:
     lines = [line for _, _, line in backend.issues(tool, args)]
     assert found == (expect(tool, *lines) if lines else None)
     if backend.kind != "reference":
-        assert backend.issues(tool, args) == reference_extended.issues(ALL_TOOLS[tool], args)
+        assert backend.issues(tool, args) == reference.issues(ALL_TOOLS[tool], args, EXTENDED)
     assert args == before
     return found
 
@@ -1196,26 +1197,26 @@ def test_the_e6_syntax_recogniser() -> None:
               "a{2}b{2,}c{2,3}?", ".*", "[]", "[^]", "[-a-]"]  # fmt: skip
     outside = ["(a)\\1", "(?<n>a)", "(?<=a)", "(?<!a)", "\\p{L}", "\\cA", "(?i)a", "]", "{", "}", "a{,3}",
                "[\\b]", "\\01", "(?=a)*", "[\\d-z]", "\\a", "\\k<n>"]  # fmt: skip
-    assert [p for p in inside if reference_extended.ecma_pattern(p) is None] == []
-    assert [p for p in outside if reference_extended.ecma_pattern(p) is not None] == []
-    assert reference_extended.e6_syntax("a\\-[\\-]") == "a-[\\-]"
+    assert [p for p in inside if reference.ecma_pattern(p) is None] == []
+    assert [p for p in outside if reference.ecma_pattern(p) is not None] == []
+    assert reference.e6_syntax("a\\-[\\-]") == "a-[\\-]"
 
 
 def test_the_pattern_hook_decides_what_is_interpreted() -> None:
     parameters = TOOLS["Pattern"]
-    assert reference_extended.issues(parameters, {"any": "x"}, patterns=lambda p: None) == []
-    found = reference_extended.issues(parameters, {"backref": "x"}, patterns=lambda p: lambda s: False)
+    assert reference.issues(parameters, {"any": "x"}, EXTENDED, patterns=lambda p: None) == []
+    found = reference.issues(parameters, {"backref": "x"}, EXTENDED, patterns=lambda p: lambda s: False)
     assert found == [("invalid", "backref", invalid("backref", "a string matching the pattern (a)\\1"))]
 
 
 def test_mode_keywords() -> None:
-    assert reference_extended.mode_keywords() == {
+    assert EXTENDED.interpreted == {
         "type", "required", "enum", "properties", "additionalProperties", "items", "$ref", "$defs",
         "definitions", "allOf", "anyOf", "oneOf", "const", "minimum", "exclusiveMinimum", "maximum",
         "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern", "minItems", "maxItems",
         "uniqueItems",
     }  # fmt: skip
-    assert not set(reference_extended.NOT_INTERPRETED) & reference_extended.mode_keywords()
+    assert not set(reference.NOT_INTERPRETED) & EXTENDED.interpreted
 
 
 def test_whole_input_not_a_dict(backend: Backend) -> None:

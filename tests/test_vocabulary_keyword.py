@@ -10,12 +10,14 @@ not enforced.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
+from benchmarks.cases import build_cases, load_declarations
 from generator.build import build
 from generator.vocabulary import EXTENDED, SUBSET, count
 from generator.write import apply, plan
@@ -63,7 +65,10 @@ CASES: list[tuple[dict[str, Any], str | None]] = [
         {"labels": {"a": "1", "b": "2", "c": "3", "d": "4"}},
         HEAD + "The parameter `labels` is invalid: expected at most 3 properties",
     ),
-    ({"labels": {"x": "1"}, "filter": {}}, HEAD + "The parameter `filter` is invalid: expected at least 1 property"),
+    (
+        {"labels": {"x": "1"}, "filter": {}},
+        HEAD + "The parameter `filter` is invalid: expected at least 1 property",
+    ),
     (
         {"labels": {"x": "1"}, "meta": {"a": 1, "b": 2}},
         HEAD + "The parameter `meta` is invalid: expected at most 1 property",
@@ -109,7 +114,9 @@ def test_the_test_defined_keywords_give_their_exact_lines(
 
 def test_both_tiers_spell_the_new_bound_from_its_spec(counted: tuple[ModuleType, dict[str, str]]) -> None:
     _, files = counted
-    module = next(text for name, text in files.items() if name.startswith("tag_") and "declaration" not in name)
+    module = next(
+        text for name, text in files.items() if name.startswith("tag_") and "declaration" not in name
+    )
     assert 'KEYWORDS = "extended+properties"' in module
     assert "Keywords: extended+properties (extended.md)." in module
     assert "minItems, maxItems, uniqueItems, minProperties, maxProperties." in module
@@ -141,7 +148,9 @@ def test_a_bad_count_is_refused_by_the_spec(tmp_path: Path) -> None:
     write_declarations(schemas, {"Tag": {"type": "object", "properties": {"o": {"maxProperties": -1}}}})
     with pytest.raises(DeclarationError) as info:
         build(schemas, keywords=OBJECT_COUNTS)
-    assert str(info.value).endswith("/function/parameters/properties/o/maxProperties: expected a non-negative integer")
+    assert str(info.value).endswith(
+        "/function/parameters/properties/o/maxProperties: expected a non-negative integer"
+    )
 
 
 @pytest.mark.parametrize("mode", ["subset", "extended"])
@@ -149,5 +158,38 @@ def test_the_products_modes_do_not_interpret_them(tmp_path: Path, mode: str) -> 
     assert "minProperties" not in EXTENDED.interpreted | SUBSET.interpreted
     package, files = _package(tmp_path, mode, f"plain_{mode}")
     assert package.validate("Tag", {"labels": {}}) is None
-    module = next(text for name, text in files.items() if name.startswith("tag_") and "declaration" not in name)
+    module = next(
+        text for name, text in files.items() if name.startswith("tag_") and "declaration" not in name
+    )
     assert '"/function/parameters/properties/labels",\n        (\n            "maxProperties",\n' in module
+
+
+# ---------- the subset vocabulary read by the one front end (issue 21, points 1 and 2) ----------
+
+ROOT = Path(__file__).resolve().parent.parent
+# A copy of SUBSET is not SUBSET: the build compiles it through the schema graph, the
+# collector and the fast path that extended mode uses.
+SUBSET_GRAPH = replace(SUBSET, name="subset-graph")
+
+
+@pytest.mark.parametrize("folder", ["tool_schemas", "tests/data/real-tools"])
+def test_the_subset_vocabulary_warns_as_subset_mode_does_through_either_pipeline(folder: str) -> None:
+    subset = build(ROOT / folder, keywords="subset")
+    graph = build(ROOT / folder, keywords=SUBSET_GRAPH)
+    assert [(w.file, w.pointer, w.kind, w.reason) for w in graph.warnings] == [
+        (w.file, w.pointer, w.kind, w.reason) for w in subset.warnings
+    ]
+    assert len(subset.warnings) > 3
+
+
+def test_the_subset_vocabulary_gives_subset_modes_lines_through_either_pipeline(tmp_path: Path) -> None:
+    import generated
+
+    result = build(ROOT / "tool_schemas", keywords=SUBSET_GRAPH)
+    apply(plan(tmp_path / "subset_graph_pkg", result.files))
+    package = import_package(tmp_path / "subset_graph_pkg")
+    cases = build_cases(load_declarations(ROOT / "tool_schemas"))
+    assert len(cases) == 100
+    for case in cases:
+        assert package.validate(case.tool, case.args) == generated.validate(case.tool, case.args), case
+        assert package.issues(case.tool, case.args) == generated.issues(case.tool, case.args), case
