@@ -47,7 +47,7 @@ class Constant:
 
     name: str
     # "bound" (text after "is invalid: "), "const", "members", "members_set", "members_text",
-    # "tags_text", "fraction", "declared"
+    # "tags_text", "fraction", "declared", "missing_line", "type_head"
     kind: str
     value: Any
     keyword: str = ""
@@ -103,6 +103,7 @@ class Call:
     # that such helpers, shared by content and named by a first user, never exist.
     exact: str = ""
     expected: str = ""
+    type_head: str = ""  # at the top level: the constant of its type line up to the type found
 
     @property
     def inline(self) -> bool:
@@ -125,6 +126,9 @@ class Objects:
     # The keys are not looked at, not even for one that is no str: allowed by an open keyword
     # or additionalProperties true, in a vocabulary without strict keys (validation.md §3).
     unexamined: bool = False
+    # In the arguments' direct visit, whose paths are known when the module loads: each
+    # required name's whole "missing" line, as a constant (subset mode's precomputed lines).
+    missing_lines: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -272,6 +276,7 @@ class CollectorPlan:
         self.root.root = True
         self._directs()
         self.resume = self._resume()
+        self._top_level_lines()
 
     # ---------- names ----------
 
@@ -656,6 +661,25 @@ class CollectorPlan:
             function.kinds = _kinds(function.body)
             if function.pre or function.root:
                 function.kinds |= {"typ"}
+
+    def _top_level_lines(self) -> None:
+        """The lines of the arguments' own members, whose paths are known when the module
+        loads, built then: a "missing" line whole, a type line up to the type found (about a
+        tenth of an invalid call, measured in subset mode)."""
+        body = self.root.body
+        if not (self.root.direct and isinstance(body, Steps) and body.objects is not None):
+            return
+        o = body.objects
+        for name in o.required:
+            o.missing_lines[name] = self._constant(
+                ("missing_line", name), f"{name}_missing", lambda n, m=name: Constant(n, "missing_line", m)
+            )
+        for name, call in o.properties:
+            if call.exact:
+                head = (name, call.expected)
+                call.type_head = self._constant(
+                    ("type_head", head), f"{name}_type", lambda n, h=head: Constant(n, "type_head", h)
+                )
 
     def _resume(self) -> dict[str, int]:
         """Where the collector resumes the fast path's work: member name -> its index among
