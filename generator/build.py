@@ -278,21 +278,11 @@ def _emit(
             tool_file, declaration_file = entry.files
             place(tool_file, entry.source, entry.source_sha, body)
             place(declaration_file, entry.source, entry.source_sha, served, _declaration_fields(entry))
-        support = SUPPORT.read_bytes()
-        place(
-            "_support.py",
-            "templates/_support.py",
-            hashlib.sha256(support).hexdigest(),
-            support.decode("utf-8"),
-        )
-        if extended:
-            engine = EXTENDED.read_bytes()
-            place(
-                "_extended.py",
-                "templates/_extended.py",
-                hashlib.sha256(engine).hexdigest(),
-                engine.decode("utf-8"),
-            )
+        # Plain Python files copied as they are: the wording, and the exact collector's helpers.
+        for copied in (SUPPORT, EXTENDED) if extended else (SUPPORT,):
+            text = copied.read_bytes()
+            sha = hashlib.sha256(text).hexdigest()
+            place(copied.name, f"templates/{copied.name}", sha, text.decode("utf-8"))
         modules = {e.tool: e.module for e in entries}
         index_sha = _digest(modules.items())
         place("_declarations.py", index_source, index_sha, lambda: render_declarations(env, modules))
