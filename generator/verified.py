@@ -16,9 +16,10 @@ come from a coarse clock; some file systems keep whole seconds), so a file chang
 recently is read again next time instead (git's "racy clean" problem, solved the cautious
 way). Files this run writes are therefore read once more by the next run.
 
-The record lives beside the package, `<parent>/.toolgen-cache/<package>.json`: never inside
-the package, so it is in no diff, no package digest, no wheel and no listing of the package;
-one JSON file, written whole (temp file, then rename) under the package's lock. A record that
+The record lives beside the package, `<parent>/.toolgen-cache/<package>.record`: never
+inside the package, so it is in no diff, no package digest, no wheel and no listing of the
+package; one file of marshal data behind its sha256, written whole (temp file, then rename)
+under the package's lock. A record that
 is missing, unreadable, corrupt, from another generator or for another folder is ignored: it
 can only spare reading a file, never make one trusted that reading would not trust.
 """
