@@ -351,6 +351,17 @@ class FastObject:
     declared: tuple[str, ...]
     extra_values: list[FastValue]
 
+    @property
+    def fetched(self) -> frozenset[str]:
+        """Required names read with `.get`, with no test of presence of their own: their one
+        test fails on None, so it fails when the name is absent too (subset's form)."""
+        names = [name for name, _ in self.members]
+        return frozenset(
+            name
+            for name, value in self.members
+            if name in self.required and names.count(name) == 1 and value.rejects_none
+        )
+
 
 def paired(bounds: Sequence[Bound]) -> list[tuple[Bound, Bound | None]]:
     """The fast path's tests of a value's bounds, in order: where a JSON type has exactly one
@@ -399,6 +410,11 @@ class FastValue:
 
     def may(self, json_type: str) -> bool:
         return self.possible is None or json_type in self.possible
+
+    @property
+    def rejects_none(self) -> bool:
+        """None fails its test: one of its type tests leaves null out."""
+        return self.alternatives is None and any("null" not in names for names in self.types)
 
     @property
     def integral(self) -> bool:

@@ -237,7 +237,7 @@ def test_a_list_of_models_with_one_user_is_tested_in_place(
 ) -> None:
     source = _source_of(real_extended, "pyd_create_order")
     assert (
-        '            w = args["items"]\n'
+        '            w = args.get("items")\n'
         "            if not (type(w) is list and len(w) >= 1):\n"
         '                return _message(args, "items")\n'
         "            for e1 in w:\n"
