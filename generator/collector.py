@@ -106,6 +106,11 @@ class Call:
     type_head: str = ""  # at the top level: the constant of its type line up to the type found
 
     @property
+    def exact_type(self) -> str:
+        """The Python type of the `exact` JSON type, when it is one ("" for number, integer)."""
+        return _EXACT.get(self.exact, "")
+
+    @property
     def inline(self) -> bool:
         """Its fast test is one condition with no helper call."""
         return self.fast is not None and _inline(self.fast)
@@ -129,6 +134,11 @@ class Objects:
     # In the arguments' direct visit, whose paths are known when the module loads: each
     # required name's whole "missing" line, as a constant (subset mode's precomputed lines).
     missing_lines: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def examines_nothing(self) -> bool:
+        """Nothing of the object is looked at (validation.md §3): no step 4 is written."""
+        return self.unexamined and not (self.required or self.properties)
 
 
 @dataclass
@@ -527,8 +537,8 @@ class CollectorPlan:
                 ]
             unexamined = allowed and not self.tool.vocabulary.strict_keys
             objects = Objects(required, properties, declared_name, allowed, schemas, unexamined)
-            if unexamined and not (required or properties):
-                objects = None  # nothing of the object is examined (validation.md §3)
+            if objects.examines_nothing:
+                objects = None
         items = [
             self._descend(function, n.items, f"{word}_item", memoized) for n in nodes if n.items is not None
         ]
@@ -608,8 +618,8 @@ class CollectorPlan:
                     if o.extras and all(c.silent for c in o.extras):
                         o.allowed = True  # every undeclared key's schema finds nothing
                     o.extras = [c for c in o.extras if not c.silent]
-                    if o.unexamined and not (o.required or o.properties):
-                        steps.objects = None  # nothing of the object is examined (validation.md §3)
+                    if o.examines_nothing:  # its members' visits turned out to find nothing
+                        steps.objects = None
 
     def _directs(self) -> None:
         """Give the direct form to the visits reached from the root through direct visits

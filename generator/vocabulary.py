@@ -23,6 +23,8 @@ from typing import Any
 
 # The Python type whose `len` a count bound reads, per JSON type it constrains.
 LENGTH_OF = {"string": "str", "array": "list", "object": "dict"}
+_MIRRORED = {">=": "<=", ">": "<", "<=": ">=", "<": ">"}
+_NEGATED = {">=": "<", ">": "<=", "<=": ">", "<": ">="}
 
 
 def is_number(value: Any) -> bool:
@@ -102,6 +104,16 @@ class Keyword:
     def lower(self) -> bool:
         """A lower bound (the value must be at least K)."""
         return self.compare.startswith(">")
+
+    @property
+    def mirrored(self) -> str:
+        """The comparison with K on the left: `K <= x` for `x >= K`."""
+        return _MIRRORED.get(self.compare, "")
+
+    @property
+    def fails(self) -> str:
+        """The comparison with K that holds when the bound is broken: `x < K` for `x >= K`."""
+        return _NEGATED.get(self.compare, "")
 
     @property
     def length_of(self) -> str:
