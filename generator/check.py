@@ -8,6 +8,7 @@ notices (warnings) and what is declared but not enforced. Nothing here builds co
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -186,15 +187,7 @@ def check(declaration: Declaration) -> Checked:
         )
     checker.schema(schema, pointer, root=True)
     if checker.not_enforced:
-        summary = "; ".join(f"{n.pointer}: {', '.join(n.keywords)}" for n in checker.not_enforced)
-        listed = tuple(sorted({k for n in checker.not_enforced for k in n.keywords}))
-        # What the opt-in mode would check of it (its definitions hold nothing to check).
-        extended = [k for k in listed if k in EXTENDED.interpreted and k not in DEFINITIONS]
-        if extended:
-            summary += f" (--keywords extended would check {', '.join(extended)})"
-        checker.notices.append(
-            Notice(checker.file, pointer, errors.NOT_ENFORCED, f"not enforced: {summary}", listed)
-        )
+        checker.notices.append(_not_enforced(checker.file, pointer, checker.not_enforced, SUBSET))
     return Checked(tuple(checker.notices), tuple(checker.not_enforced), tuple(checker.unchecked))
 
 
@@ -228,17 +221,20 @@ def check_extended(
         if w.kind != "not_interpreted"
     ]
     if not_enforced:
-        summary = "; ".join(f"{n.pointer}: {', '.join(n.keywords)}" for n in not_enforced)
-        listed = tuple(sorted({k for n in not_enforced for k in n.keywords}))
-        # What the opt-in mode would check of it (its definitions hold nothing to check).
-        unread = EXTENDED.interpreted - vocabulary.interpreted - set(DEFINITIONS)
-        more = [k for k in listed if k in unread]
-        if more:
-            summary += f" (--keywords extended would check {', '.join(more)})"
-        notices.append(
-            Notice(
-                declaration.file, declaration.pointer, errors.NOT_ENFORCED, f"not enforced: {summary}", listed
-            )
-        )
+        notices.append(_not_enforced(declaration.file, declaration.pointer, not_enforced, vocabulary))
     unchecked = tuple(w.pointer for w in graph.warnings if w.kind == "keys_unchecked")
     return graph, Checked(tuple(notices), not_enforced, unchecked)
+
+
+def _not_enforced(
+    file: str, pointer: str, not_enforced: Sequence[NotEnforced], vocabulary: Vocabulary
+) -> Notice:
+    """The one notice per tool of what is not enforced, naming what the opt-in mode would
+    check of it (definitions hold nothing to check)."""
+    summary = "; ".join(f"{n.pointer}: {', '.join(n.keywords)}" for n in not_enforced)
+    listed = tuple(sorted({k for n in not_enforced for k in n.keywords}))
+    unread = EXTENDED.interpreted - vocabulary.interpreted - set(DEFINITIONS)
+    more = [k for k in listed if k in unread]
+    if more:
+        summary += f" (--keywords extended would check {', '.join(more)})"
+    return Notice(file, pointer, errors.NOT_ENFORCED, f"not enforced: {summary}", listed)

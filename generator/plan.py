@@ -20,6 +20,7 @@ Lowering says what to check; this stage decides how the module spells it, and no
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -351,7 +352,7 @@ class FastObject:
     declared: tuple[str, ...]
     extra_values: list[FastValue]
 
-    @property
+    @functools.cached_property
     def fetched(self) -> frozenset[str]:
         """Required names read with `.get`, with no test of presence of their own: their one
         test fails on None, so it fails when the name is absent too (subset's form)."""
