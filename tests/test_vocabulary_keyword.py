@@ -19,6 +19,7 @@ import pytest
 
 from benchmarks.cases import build_cases, load_declarations
 from generator.build import build
+from generator.errors import DeclarationError
 from generator.vocabulary import EXTENDED, SUBSET, count
 from generator.write import apply, plan
 from tests.genpkg import import_package, write_declarations
@@ -142,8 +143,6 @@ def test_a_bound_no_object_can_meet_is_warned_about(tmp_path: Path) -> None:
 
 
 def test_a_bad_count_is_refused_by_the_spec(tmp_path: Path) -> None:
-    from generator.errors import DeclarationError
-
     schemas = tmp_path / "schemas"
     write_declarations(schemas, {"Tag": {"type": "object", "properties": {"o": {"maxProperties": -1}}}})
     with pytest.raises(DeclarationError) as info:
