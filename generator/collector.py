@@ -47,7 +47,7 @@ class Constant:
 
     name: str
     # "bound" (text after "is invalid: "), "const", "members", "members_set", "members_text",
-    # "tags_text", "fraction", "declared", "missing_line", "type_head"
+    # "tags_text", "fraction", "declared", "missing_line", "type_head", "rejected_line"
     kind: str
     value: Any
     keyword: str = ""
@@ -103,7 +103,9 @@ class Call:
     # that such helpers, shared by content and named by a first user, never exist.
     exact: str = ""
     expected: str = ""
+    enum: ValueTest | None = None  # the enum the visit tests after the exact type, if any
     type_head: str = ""  # at the top level: the constant of its type line up to the type found
+    invalid_line: str = ""  # at the top level: the constant of its enum's whole "invalid" line
 
     @property
     def exact_type(self) -> str:
@@ -163,6 +165,13 @@ class Steps:
         return not (self.types or self.values or self.bounds) and (
             self.objects is None and not self.items
         )
+
+    @property
+    def one_enum(self) -> ValueTest | None:
+        """The group's one test after its type, when that is an enum (written in place)."""
+        only = len(self.values) == 1 and self.values[0].kind == "enum"
+        rest = self.types or self.bounds or self.objects is not None or self.items
+        return self.values[0] if only and not rest else None
 
 
 @dataclass
@@ -660,13 +669,16 @@ class CollectorPlan:
                 if len(only) == 1 and only[0] in _EXACT and not function.reads_t:
                     function.exact = only[0]
         for function in self.functions:
-            if function.exact and not function.root and isinstance(function.body, Steps):
-                function.inline = function.body.nothing and not function.depth
+            body = function.body
+            if function.exact and not function.root and isinstance(body, Steps):
+                function.inline = (body.nothing or body.one_enum is not None) and not function.depth
         for function in self.direct:
             for call in function.calls:
                 callee = by_name[call.function]
                 if call.direct and callee.inline:
                     call.exact, call.expected = callee.exact, callee.pre[0].expected
+                    assert isinstance(callee.body, Steps)
+                    call.enum = callee.body.one_enum
         for function in self.direct:
             function.kinds = _kinds(function.body)
             if function.pre or function.root:
@@ -689,6 +701,13 @@ class CollectorPlan:
                 head = (name, call.expected)
                 call.type_head = self._constant(
                     ("type_head", head), f"{name}_type", lambda n, h=head: Constant(n, "type_head", h)
+                )
+            if call.enum is not None:
+                line = (name, call.enum.text)
+                call.invalid_line = self._constant(
+                    ("rejected_line", line),
+                    f"{name}_invalid",
+                    lambda n, v=line: Constant(n, "rejected_line", v),
                 )
 
     def _resume(self) -> dict[str, int]:
@@ -721,6 +740,13 @@ class CollectorPlan:
         """The list-returning functions the module defines: every one a list visit, a
         candidate or a direct visit calls, but those that find nothing."""
         return [f for f in self.functions if f.listed and (not f.empty or f is self.root)]
+
+    @property
+    def root_lists(self) -> tuple[str, ...]:
+        """The issue lists _message passes _collect, in the spec's order: a kind the arguments'
+        visit never reports gets the shared, never-filled `_s.NO_ISSUES` (no list made)."""
+        kinds = self.root.kinds if self.root.direct else frozenset(_LISTS)
+        return tuple(k if k in kinds else "_s.NO_ISSUES" for k in _LISTS)
 
     @property
     def direct(self) -> list[Function]:
@@ -807,12 +833,22 @@ def _kinds(body: Body | None) -> frozenset[str]:
                 found.add("une")  # a key that is not a str is unexpected
             if o.required:
                 found.add("mis")
-            # a descent passes every list on, but one written in place (a type test) fills `typ`
             for call in [c for _, c in o.properties] + o.extras:
-                found |= {"typ"} if call.exact else {"mis", "une", "typ", "inv"}
+                found |= _filled(call)
         for call in steps.items:
-            found |= {"typ"} if call.exact else {"mis", "une", "typ", "inv"}
+            found |= _filled(call)
     return frozenset(found)
+
+
+_LISTS = ("mis", "une", "typ", "inv")  # missing, unexpected, type, invalid: the spec's order
+
+
+def _filled(call: Call) -> set[str]:
+    """The lists a descent fills: every one passed on, but one written in place (a type test,
+    and its enum) fills only its own."""
+    if not call.exact:
+        return {"mis", "une", "typ", "inv"}
+    return {"typ", "inv"} if call.enum else {"typ"}
 
 
 def _reads_t(body: Body | None) -> bool:
