@@ -1,4 +1,4 @@
-"""Stage 4 (extended mode): plan the exact collector as generated code (extended.md E4, E5, E7).
+"""Stage 4: plan the exact collector as generated code (validation.md §5, extended.md E4, E5, E7).
 
 The collector is the E4 visit partially evaluated at build time: for each group reached
 (keyed by the content of its schemas, so identical schemas share code) this plan describes
@@ -23,7 +23,7 @@ E5's candidates linear on trees. A visit function checks the depth limit (256 se
 where the tool is recursive or deep enough. Frames per level of nesting: at most two (a
 visit and a candidate), so 256 levels fit in the interpreter's default recursion limit.
 
-Nothing here spells code: templates/collector_extended.j2 does, from these records.
+Nothing here spells code: templates/collector.j2 does, from these records.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from generator.ir import Choice, ExtendedTool, Node
+from generator.ir import Choice, Node, ToolModule
 from generator.names import identifier
 from generator.vocabulary import Keyword, Vocabulary
 
@@ -271,7 +271,7 @@ class CollectorPlan:
     """The collector functions and constants of one extended-mode module."""
 
     def __init__(
-        self, tool: ExtendedTool, patterns: dict[str, str], taken: set[str], fast: FastPlan | None = None
+        self, tool: ToolModule, patterns: dict[str, str], taken: set[str], fast: FastPlan | None = None
     ) -> None:
         self.tool = tool
         self.fast = fast  # the module's FastPlan: its tests let descents skip valid values
@@ -755,7 +755,7 @@ class CollectorPlan:
 
     @property
     def uses_helpers(self) -> bool:
-        """The module calls `_extended`: a list visit, a direct visit's number bound (finite),
+        """The module calls `_paths`: a list visit, a direct visit's number bound (finite),
         uniqueItems (repeat), or a list visit's issues handed over (dispatch); the fast
         path's multipleOf and uniqueItems."""
         if self.emitted:
@@ -800,7 +800,7 @@ def _direct_body(function: Function) -> bool:
     return True
 
 
-_HELPED = ("multiple", "unique")  # the macros of bounds whose tests call `_extended`
+_HELPED = ("multiple", "unique")  # the macros of bounds whose tests call `_paths`
 
 
 def _in_type_order(bounds: dict[str, list[BoundTest]], vocabulary: Vocabulary) -> dict[str, list[BoundTest]]:

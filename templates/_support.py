@@ -99,8 +99,6 @@ def key_text(key: object) -> str:
     return text if isinstance(text, str) else "<" + _type_name(type(key)) + ">"
 
 
-def index(path: str, i: int) -> str:
-    return f"{path}[{i}]"
 
 
 # The collectors append each issue as a (path, line) pair, flat, to the list of its kind:
@@ -122,9 +120,6 @@ def type_head(path: str, expected: str) -> str:
     return f"The parameter `{path}` type is expected as `{expected}` but provided as `"
 
 
-def invalid_line(path: str, members: str) -> tuple[str, str]:
-    """The (path, line) pair of an "invalid" issue at a path known when the module loads."""
-    return (path, f"The parameter `{path}` is invalid: expected one of {members}")
 
 
 def rejected_line(path: str, text: str) -> tuple[str, str]:
@@ -145,18 +140,12 @@ def unexpected(out: list[str], path: str) -> None:
     out += (path, f"An unexpected parameter `{path}` was provided")
 
 
-def unexpected_key(out: list[str], key: object) -> None:
-    """An undeclared key at the top level, where the key alone is the path."""
-    path = key if type(key) is str else key_text(key)
-    out += (path, f"An unexpected parameter `{path}` was provided")
 
 
 def wrong_type(out: list[str], path: str, expected: str, provided: str) -> None:
     out += (path, f"The parameter `{path}` type is expected as `{expected}` but provided as `{provided}`")
 
 
-def invalid(out: list[str], path: str, members: str) -> None:
-    out += (path, f"The parameter `{path}` is invalid: expected one of {members}")
 
 
 def not_object(out: list[str], provided: str) -> None:
