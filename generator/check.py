@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import cast
 
 from generator import errors
 from generator.errors import Notice
 from generator.ir import NotEnforced
 from generator.load import Declaration
 from generator.patterns import translate
-from generator.schema_graph import DEFINITIONS, OBJECT_KEYWORDS, PatternCheck, SchemaGraph, analyse
+from generator.schema_graph import DEFINITIONS, PatternCheck, SchemaGraph, analyse
 from generator.vocabulary import EXTENDED, SUBSET, Vocabulary
 
 
@@ -28,19 +28,6 @@ class Checked:
     notices: tuple[Notice, ...]
     not_enforced: tuple[NotEnforced, ...]  # preorder
     unchecked: tuple[str, ...]  # pointers of objects whose undeclared keys go unchecked
-
-
-def declared_types(schema: dict[str, Any]) -> list[str] | None:
-    """The type names of an accepted schema, or None when it declares no type."""
-    if "type" not in schema:
-        return None
-    declared = schema["type"]
-    return [declared] if isinstance(declared, str) else list(declared)
-
-
-def object_like(schema: dict[str, Any]) -> bool:
-    types = declared_types(schema)
-    return any(k in schema for k in OBJECT_KEYWORDS) or (types is not None and "object" in types)
 
 
 _NOTICE_KINDS = {

@@ -10,13 +10,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from generator.check import Checked, declared_types, object_like
+from generator.check import Checked
 from generator.errors import pointer_join
 from generator.ir import Bound, Choice, Node, ToolModule
 from generator.load import Declaration
 from generator.names import module_name
 from generator.patterns import translate
-from generator.schema_graph import SchemaGraph
+from generator.schema_graph import SchemaGraph, declared_types, object_like
 from generator.vocabulary import Vocabulary
 
 

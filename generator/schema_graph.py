@@ -223,7 +223,15 @@ def _fragment(pointer: str) -> str:
     return "#" + pointer
 
 
-def _object_like(schema: dict[str, Any]) -> bool:
+def declared_types(schema: dict[str, Any]) -> list[str] | None:
+    """The type names of an accepted schema, or None when it declares no type."""
+    if "type" not in schema:
+        return None
+    declared = schema["type"]
+    return [declared] if isinstance(declared, str) else list(declared)
+
+
+def object_like(schema: dict[str, Any]) -> bool:
     declared = schema.get("type")
     names = [declared] if isinstance(declared, str) else declared
     return any(k in schema for k in OBJECT_KEYWORDS) or (isinstance(names, list) and "object" in names)
@@ -317,7 +325,7 @@ class _Analysis:
         if "const" in schema and "const" in self.reads:
             raise self.refuse("/const", "parameters must not have a const")
         linked = any(k in schema and k in self.reads for k in ("$ref", "allOf"))
-        if not _object_like(schema) and not linked:
+        if not object_like(schema) and not linked:
             raise self.refuse("", _NOT_OBJECT_LIKE)
 
     def walk(self) -> None:
@@ -661,7 +669,7 @@ class _Analysis:
             members=tuple(members),
             combinators=tuple(combinators.values()),
             canonical=self.canonical(pointer, schema),
-            object_like=_object_like(schema) or any(part.object_like for part in parts),
+            object_like=object_like(schema) or any(part.object_like for part in parts),
             open_keywords=tuple(sorted(opened)),
             declared=tuple(declared),
             accepts=first_type if first_type is not None else first_values,
@@ -749,7 +757,7 @@ class _Analysis:
             closure = [self.schemas[m] for m in pointers]
             if not closure:
                 continue
-            object_like = any(_object_like(s) for s in closure)
+            object_like = any(object_like(s) for s in closure)
             opening = self.vocabulary.opening
             opened = sorted({k for s in closure for k in s if k in opening} | self.opened_by_ref(pointers))
             if object_like and opened:
