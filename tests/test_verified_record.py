@@ -10,7 +10,6 @@ margin (2 s) would make these tests wait."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import marshal
 import os
@@ -152,9 +151,9 @@ def test_a_missing_or_damaged_record_only_costs_reads(tmp_path: Path) -> None:
 
 def _resealed(path: Path, change: Callable[[Any], Any]) -> None:
     """A record changed inside, with a checksum that holds: only its content can refuse it."""
-    data = marshal.loads(path.read_bytes()[32:])
-    payload = marshal.dumps(change(data))
-    path.write_bytes(hashlib.sha256(payload).digest() + payload)
+    data = verified._chunk(path.read_bytes(), 0)
+    assert data is not None
+    path.write_bytes(verified._sealed(marshal.dumps(change(data))))
 
 
 def test_an_edit_reads_only_the_edited_declaration_and_the_index(
