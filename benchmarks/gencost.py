@@ -156,7 +156,7 @@ from generator.plan import plan
 from generator.render import SUPPORT, environment, render_declarations, render_init, render_tool
 schemas, final = Path(sys.argv[1]), Path(sys.argv[2])
 declarations = read_all(schemas)
-tools = [lower(d, check(d)) for d in declarations]
+tools = [lower(d, *check(d)) for d in declarations]
 env = environment()
 rendered = [render_tool(env, plan(t)) for t in tools]
 rendered += [SUPPORT.read_text("utf-8"), render_declarations(env, declarations)]
@@ -373,7 +373,7 @@ def stage_costs(declarations: list[dict[str, Any]], work: Path) -> str:
     loaded = read_all(schemas)
     timings = {"load": time.perf_counter() - started}
     started = time.perf_counter()
-    tools = [lower(d, check(d)) for d in loaded]
+    tools = [lower(d, *check(d)) for d in loaded]
     timings["check + lower"] = time.perf_counter() - started
     started = time.perf_counter()
     plans = [plan(t) for t in tools]

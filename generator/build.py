@@ -32,11 +32,10 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from generator import header as hdr
-from generator.check import check, check_extended
+from generator.check import check
 from generator.command import BUILT_IN, Target, regenerate_command
 from generator.errors import DeclarationError, Notice, Refusals
 from generator.format import MODE, Formatter, format_source
-from generator.ir import ExtendedTool, ToolModule
 from generator.load import (
     Declaration,
     declarations_in,
@@ -47,23 +46,22 @@ from generator.load import (
     read_source,
     schema_files,
 )
-from generator.lower import lower, lower_extended
+from generator.lower import lower
 from generator.names import module_name
-from generator.plan import plan, plan_extended
+from generator.plan import plan
 from generator.render import (
-    EXTENDED,
+    PATHS,
     SUPPORT,
     TEMPLATES,
     environment,
     py_literal,
     render_declaration,
     render_declarations,
-    render_extended,
     render_init,
     render_tool,
 )
 from generator.verified import Record
-from generator.vocabulary import SUBSET, VOCABULARIES, Vocabulary
+from generator.vocabulary import VOCABULARIES, Vocabulary
 
 GENERATOR = Path(__file__).resolve().parent
 # Every module whose code decides the bytes of a generated file (a test keeps this list
@@ -211,7 +209,6 @@ def _emit(
 ) -> tuple[str, ...]:
     """Pass 2: every file of the package to `sink`, in order, rendering only what changed."""
     keywords = vocabulary.name
-    extended = vocabulary is not SUBSET
     env = environment()
     bodies: dict[str, str] = {}  # file name -> body sha256, for the package digest
     rendered: list[str] = []
@@ -267,10 +264,7 @@ def _emit(
             declaration = current[1][entry.position]
 
             def body(declaration: Declaration = declaration) -> str:
-                if extended:
-                    graph, checked = check_extended(declaration, vocabulary)
-                    return render_extended(env, plan_extended(lower_extended(declaration, graph, checked)))
-                return render_tool(env, plan(lower(declaration, check(declaration))))
+                return _rendered(env, declaration, vocabulary)
 
             def served(declaration: Declaration = declaration) -> str:
                 return render_declaration(env, declaration)
@@ -278,8 +272,8 @@ def _emit(
             tool_file, declaration_file = entry.files
             place(tool_file, entry.source, entry.source_sha, body)
             place(declaration_file, entry.source, entry.source_sha, served, _declaration_fields(entry))
-        # Plain Python files copied as they are: the wording, and the exact collector's helpers.
-        for copied in (SUPPORT, EXTENDED) if extended else (SUPPORT,):
+        # Plain Python files copied as they are: the wording, and the list visits' helpers.
+        for copied in (SUPPORT, PATHS):
             text = copied.read_bytes()
             sha = hashlib.sha256(text).hexdigest()
             place(copied.name, f"templates/{copied.name}", sha, text.decode("utf-8"))
@@ -520,35 +514,32 @@ def _kept(
 def _lowered(
     declaration: Declaration, vocabulary: Vocabulary, names: dict[str, Declaration], modules: dict[str, str]
 ) -> tuple[str, tuple[Notice, ...]]:
-    """The module name of an accepted declaration and its warnings (the IR is dropped:
-    pass 2 lowers it again when it renders it, so a run never holds every tool's IR)."""
+    """The module name of an accepted declaration and its warnings (nothing is lowered: pass 2
+    does that when it renders the module, so a run never holds every tool's IR)."""
     refusal = name_refusal(names, declaration)
     if refusal is not None:
         raise refusal
-    tool: ToolModule | ExtendedTool
-    if vocabulary is not SUBSET:
-        graph, checked = check_extended(declaration, vocabulary)
-        tool = lower_extended(declaration, graph, checked)
-    else:
-        checked = check(declaration)
-        tool = lower(declaration, checked)
-    clash = modules.setdefault(tool.module, declaration.file)
+    _, checked = check(declaration, vocabulary)
+    module = module_name(declaration.name)
+    clash = modules.setdefault(module, declaration.file)
     if clash != declaration.file:
         raise DeclarationError(
-            declaration.file, declaration.name_pointer, f"module name {tool.module} clashes with {clash}"
+            declaration.file, declaration.name_pointer, f"module name {module} clashes with {clash}"
         )
-    return tool.module, checked.notices
+    return module, checked.notices
+
+
+def _rendered(env: Any, declaration: Declaration, vocabulary: Vocabulary) -> str:
+    """One tool module's body, unformatted: check, lower, plan, render."""
+    graph, checked = check(declaration, vocabulary)
+    return render_tool(env, plan(lower(declaration, graph, checked)))
 
 
 def module_body(declaration: Declaration, keywords: str | Vocabulary = "subset") -> str:
     """One tool module's formatted body (no header), straight through the stages."""
     vocabulary = keywords if isinstance(keywords, Vocabulary) else VOCABULARIES[keywords]
-    if vocabulary is SUBSET:
-        tool = lower(declaration, check(declaration))
-        return format_source(f"{tool.module}.py", render_tool(environment(), plan(tool)))
-    graph, checked = check_extended(declaration, vocabulary)
-    extended = lower_extended(declaration, graph, checked)
-    return format_source(f"{extended.module}.py", render_extended(environment(), plan_extended(extended)))
+    body = _rendered(environment(), declaration, vocabulary)
+    return format_source(f"{module_name(declaration.name)}.py", body)
 
 
 def _digest(mapping: dict[str, str]) -> str:

@@ -24,6 +24,7 @@ from generator.errors import NOT_ENFORCED, DeclarationError, Notice
 from generator.load import project_root
 from generator.sources import stdio as stdio_source
 from generator.textui import coloured_diff
+from generator.vocabulary import VOCABULARIES
 
 if TYPE_CHECKING:
     from generator import snapshot as snapshot_module
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from generator.write import Plan
 
 _PROGRESS_BYTES = 1 << 20  # files larger than this get a progress bar even off a terminal
-_SUPPORT_FILES = frozenset({"__init__.py", "_support.py", "_declarations.py", "_extended.py"})
+_SUPPORT_FILES = frozenset({"__init__.py", "_support.py", "_declarations.py", "_paths.py"})
 
 # Defaults come from the project's [tool.toolgen] table, else these (generator/config.py).
 _schemas_option = click.option(
@@ -560,10 +561,7 @@ def explain(tool: str, schemas: Path | None, keywords: str | None) -> None:
     try:
         options = _settings(schemas=schemas, keywords=keywords)
         _schemas_exist(options)
-        if options.keywords == "extended":
-            click.echo(explain_module.render_extended(explain_module.explain_extended(options.schemas, tool)))
-            return
-        explanation = explain_module.explain(options.schemas, tool)
+        explanation = explain_module.explain(options.schemas, tool, VOCABULARIES[options.keywords])
     except (DeclarationError, explain_module.UnknownTool) as exc:
         _fail(str(exc))
     click.echo(explain_module.render(explanation))

@@ -1,4 +1,4 @@
-"""Stage 4 (extended mode): plan the exact collector as generated code (extended.md E4, E5, E7).
+"""Stage 4: plan the exact collector as generated code (validation.md §5, extended.md E4, E5, E7).
 
 The collector is the E4 visit partially evaluated at build time: for each group reached
 (keyed by the content of its schemas, so identical schemas share code) this plan describes
@@ -23,7 +23,7 @@ E5's candidates linear on trees. A visit function checks the depth limit (256 se
 where the tool is recursive or deep enough. Frames per level of nesting: at most two (a
 visit and a candidate), so 256 levels fit in the interpreter's default recursion limit.
 
-Nothing here spells code: templates/collector_extended.j2 does, from these records.
+Nothing here spells code: templates/collector.j2 does, from these records.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from generator.ir import Choice, ExtendedTool, Node
+from generator.ir import Choice, Node, ToolModule
 from generator.names import identifier
 from generator.vocabulary import Keyword, Vocabulary
 
@@ -47,7 +47,7 @@ class Constant:
 
     name: str
     # "bound" (text after "is invalid: "), "const", "members", "members_set", "members_text",
-    # "tags_text", "fraction", "declared", "missing_line", "type_head"
+    # "tags_text", "fraction", "declared", "missing_line", "type_head", "rejected_line"
     kind: str
     value: Any
     keyword: str = ""
@@ -103,7 +103,9 @@ class Call:
     # that such helpers, shared by content and named by a first user, never exist.
     exact: str = ""
     expected: str = ""
+    enum: ValueTest | None = None  # the enum the visit tests after the exact type, if any
     type_head: str = ""  # at the top level: the constant of its type line up to the type found
+    invalid_line: str = ""  # at the top level: the constant of its enum's whole "invalid" line
 
     @property
     def exact_type(self) -> str:
@@ -163,6 +165,13 @@ class Steps:
         return not (self.types or self.values or self.bounds) and (
             self.objects is None and not self.items
         )
+
+    @property
+    def one_enum(self) -> ValueTest | None:
+        """The group's one test after its type, when that is an enum (written in place)."""
+        only = len(self.values) == 1 and self.values[0].kind == "enum"
+        rest = self.types or self.bounds or self.objects is not None or self.items
+        return self.values[0] if only and not rest else None
 
 
 @dataclass
@@ -262,7 +271,7 @@ class CollectorPlan:
     """The collector functions and constants of one extended-mode module."""
 
     def __init__(
-        self, tool: ExtendedTool, patterns: dict[str, str], taken: set[str], fast: FastPlan | None = None
+        self, tool: ToolModule, patterns: dict[str, str], taken: set[str], fast: FastPlan | None = None
     ) -> None:
         self.tool = tool
         self.fast = fast  # the module's FastPlan: its tests let descents skip valid values
@@ -660,13 +669,16 @@ class CollectorPlan:
                 if len(only) == 1 and only[0] in _EXACT and not function.reads_t:
                     function.exact = only[0]
         for function in self.functions:
-            if function.exact and not function.root and isinstance(function.body, Steps):
-                function.inline = function.body.nothing and not function.depth
+            body = function.body
+            if function.exact and not function.root and isinstance(body, Steps):
+                function.inline = (body.nothing or body.one_enum is not None) and not function.depth
         for function in self.direct:
             for call in function.calls:
                 callee = by_name[call.function]
                 if call.direct and callee.inline:
                     call.exact, call.expected = callee.exact, callee.pre[0].expected
+                    assert isinstance(callee.body, Steps)
+                    call.enum = callee.body.one_enum
         for function in self.direct:
             function.kinds = _kinds(function.body)
             if function.pre or function.root:
@@ -689,6 +701,13 @@ class CollectorPlan:
                 head = (name, call.expected)
                 call.type_head = self._constant(
                     ("type_head", head), f"{name}_type", lambda n, h=head: Constant(n, "type_head", h)
+                )
+            if call.enum is not None:
+                line = (name, call.enum.text)
+                call.invalid_line = self._constant(
+                    ("rejected_line", line),
+                    f"{name}_invalid",
+                    lambda n, v=line: Constant(n, "rejected_line", v),
                 )
 
     def _resume(self) -> dict[str, int]:
@@ -723,13 +742,20 @@ class CollectorPlan:
         return [f for f in self.functions if f.listed and (not f.empty or f is self.root)]
 
     @property
+    def root_lists(self) -> tuple[str, ...]:
+        """The issue lists _message passes _collect, in the spec's order: a kind the arguments'
+        visit never reports gets the shared, never-filled `_s.NO_ISSUES` (no list made)."""
+        kinds = self.root.kinds if self.root.direct else frozenset(_LISTS)
+        return tuple(k if k in kinds else "_s.NO_ISSUES" for k in _LISTS)
+
+    @property
     def direct(self) -> list[Function]:
         """The direct visits the module defines (one exact type test is written in place)."""
         return [f for f in self.functions if f.direct and not f.inline]
 
     @property
     def uses_helpers(self) -> bool:
-        """The module calls `_extended`: a list visit, a direct visit's number bound (finite),
+        """The module calls `_paths`: a list visit, a direct visit's number bound (finite),
         uniqueItems (repeat), or a list visit's issues handed over (dispatch); the fast
         path's multipleOf and uniqueItems."""
         if self.emitted:
@@ -774,7 +800,7 @@ def _direct_body(function: Function) -> bool:
     return True
 
 
-_HELPED = ("multiple", "unique")  # the macros of bounds whose tests call `_extended`
+_HELPED = ("multiple", "unique")  # the macros of bounds whose tests call `_paths`
 
 
 def _in_type_order(bounds: dict[str, list[BoundTest]], vocabulary: Vocabulary) -> dict[str, list[BoundTest]]:
@@ -807,12 +833,22 @@ def _kinds(body: Body | None) -> frozenset[str]:
                 found.add("une")  # a key that is not a str is unexpected
             if o.required:
                 found.add("mis")
-            # a descent passes every list on, but one written in place (a type test) fills `typ`
             for call in [c for _, c in o.properties] + o.extras:
-                found |= {"typ"} if call.exact else {"mis", "une", "typ", "inv"}
+                found |= _filled(call)
         for call in steps.items:
-            found |= {"typ"} if call.exact else {"mis", "une", "typ", "inv"}
+            found |= _filled(call)
     return frozenset(found)
+
+
+_LISTS = ("mis", "une", "typ", "inv")  # missing, unexpected, type, invalid: the spec's order
+
+
+def _filled(call: Call) -> set[str]:
+    """The lists a descent fills: every one passed on, but one written in place (a type test,
+    and its enum) fills only its own."""
+    if not call.exact:
+        return {"mis", "une", "typ", "inv"}
+    return {"typ", "inv"} if call.enum else {"typ"}
 
 
 def _reads_t(body: Body | None) -> bool:

@@ -1,119 +1,26 @@
 """The semantic IR: what one tool's validator must check, and nothing about how.
 
-A `Schema` is the ordered tuple of checks that apply to one value, in the order of spec
-section 5 (type, enum, object, array). Each check is a frozen dataclass of a small closed
-union, and names the macro of `templates/checks.j2` that renders it (`macro`): adding a
-keyword is adding one check class here, one branch in `generator/lower.py` and one macro
-pair there. No message text, no generated names, no render strategy lives here: wording is
-in `templates/_support.py`, names and the fast-path form in `generator/plan.py`.
+One `Node` per schema the vocabulary interprets, named by its JSON pointer: its own
+keywords (types, const, enum, bounds, object and array keywords) and its group (E4: itself,
+its `$ref` target's group, its `allOf` branches' groups) and choices (`anyOf` / `oneOf`).
+A bound names its keyword's spec (generator/vocabulary.py), which names the macro pair that
+writes it. No message text, no generated names, no render strategy lives here: wording is
+in `templates/_support.py`, names and the code's form in `generator/plan.py` and
+`generator/collector.py`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any
 
-from generator.vocabulary import EXTENDED, Keyword, Vocabulary
-
-# What happens to the keys an object schema does not declare (spec section 2).
-# "keys": additionalProperties is a schema that constrains no value, yet a key that is not a str
-# is unexpected (spec section 3).
-Extra = Literal["forbid", "allow", "check", "keys", "unchecked"]
-
-
-@dataclass(frozen=True)
-class TypeCheck:
-    """`type`: the value's JSON type is one of `names` (declared order, for the message)."""
-
-    macro: ClassVar[str] = "type"
-    names: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class EnumCheck:
-    """`enum`: the value is JSON-equal to one of `members` (as declared, duplicates kept)."""
-
-    macro: ClassVar[str] = "enum"
-    members: tuple[Any, ...]
-
-
-@dataclass(frozen=True)
-class Member:
-    """One declared name of an object: `properties` (with its schema) or `required` only."""
-
-    name: str
-    schema: Schema  # Schema(()) for a name listed in `required` alone
-    required: bool
-
-
-@dataclass(frozen=True)
-class ObjectCheck:
-    """The object keywords, applied when the value is a dict (spec section 5, step 3)."""
-
-    macro: ClassVar[str] = "object"
-    members: tuple[Member, ...]  # properties in declared order, then required-only names
-    required: tuple[str, ...]  # declared order: the order of "missing" issues
-    extra: Extra
-    extra_schema: Schema | None  # the additionalProperties schema when extra == "check"
-
-    @property
-    def properties(self) -> tuple[Member, ...]:
-        """The members whose value has something to check."""
-        return tuple(m for m in self.members if m.schema.checks)
-
-    @property
-    def optional(self) -> tuple[Member, ...]:
-        return tuple(m for m in self.members if not m.required)
-
-
-@dataclass(frozen=True)
-class ArrayCheck:
-    """`items`: every element is visited against `items` (spec section 5, step 4)."""
-
-    macro: ClassVar[str] = "array"
-    items: Schema
-
-
-Check = TypeCheck | EnumCheck | ObjectCheck | ArrayCheck
-
-
-@dataclass(frozen=True)
-class Schema:
-    """The checks applied to one value. Equal content, equal schema: helpers are shared."""
-
-    checks: tuple[Check, ...]
-
-    def find(self, kind: type[Any]) -> Any:
-        """The check of that class, or None."""
-        return next((c for c in self.checks if isinstance(c, kind)), None)
+from generator.vocabulary import SUBSET, Keyword, Vocabulary
 
 
 @dataclass(frozen=True)
 class NotEnforced:
     pointer: str
     keywords: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class ToolModule:
-    """One tool: its semantic IR and what its docstring says; no generated names."""
-
-    tool: str
-    module: str  # Python module name inside the generated package
-    source_file: str  # relative to the project root
-    sha256: str
-    root: Schema  # always holds an ObjectCheck
-    not_enforced: tuple[NotEnforced, ...]
-    unchecked: tuple[str, ...]  # pointers of objects whose undeclared keys go unchecked
-
-    @property
-    def root_object(self) -> ObjectCheck:
-        found = self.root.find(ObjectCheck)
-        assert isinstance(found, ObjectCheck)
-        return found
-
-
-# ---------- extended mode (extended.md): one node per interpreted schema ----------
 
 
 @dataclass(frozen=True)
@@ -151,7 +58,7 @@ class Choice:
 
 @dataclass(frozen=True)
 class Node:
-    """One schema extended mode interprets, named by its JSON pointer from `parameters`."""
+    """One schema its vocabulary interprets, named by its JSON pointer from `parameters`."""
 
     pointer: str
     types: tuple[str, ...] | None
@@ -171,8 +78,8 @@ class Node:
 
 
 @dataclass(frozen=True)
-class ExtendedTool:
-    """One tool in extended mode: its nodes (the root is pointer "") and what is not enforced."""
+class ToolModule:
+    """One tool: its nodes (the root is pointer "") and what is not enforced."""
 
     tool: str
     module: str
@@ -182,7 +89,7 @@ class ExtendedTool:
     not_enforced: tuple[NotEnforced, ...]
     unchecked: tuple[str, ...]
     recursive: tuple[str, ...]  # pointers of groups reached recursively (a tree, a list)
-    vocabulary: Vocabulary = EXTENDED
+    vocabulary: Vocabulary = SUBSET
 
     def node(self, pointer: str) -> Node:
         return next(n for n in self.nodes if n.pointer == pointer)

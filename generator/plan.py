@@ -1,21 +1,13 @@
-"""Stage 4: plan the module of one tool: stable names, shared helpers, the fast-path form.
+"""Stage 4: plan the module of one tool: stable names, the fast path and the exact collector.
 
 Lowering says what to check; this stage decides how the module spells it, and nothing else:
 
-* **Names** come from JSON names (generator/names.py), never from positions: the enum of
-  `status` is `_STATUS`, the helpers of the elements of `questions` are
-  `_check_questions_item` / `_collect_questions_item`. A later name that would collide with
-  an earlier one (in preorder) gets a suffix, `_2`.
-* **Sharing by content**: identical subschemas share one pair of helpers, identical enums
-  one constant; the first use names them.
-* **One form per construct**: a schema is written inline where its value is reached, except
-  an object (always a pair of helpers, which keeps nesting flat at any depth) and an array
-  reached inside a loop (an element or an additionalProperties value). Which form a member
-  takes depends only on that member's own schema, so adding or removing a member changes
-  only its own lines, plus the key set and the required count. (An object that declares
-  nothing at all is one test, `if v:`: it accepts only {}.)
-* **Kinds**: each collector helper takes only the issue lists (missing, unexpected, type,
-  invalid) that its schema can fill.
+* **Names** come from JSON names (generator/names.py), never from positions: a compiled
+  pattern is `_<NAME>_PATTERN` after the first schema using it, the visit of the elements of
+  `questions` is `_collect_questions_item`. A later name that would collide with an earlier
+  one gets a suffix, `_2`.
+* **The fast path** (`FastPlan`, below) proves a valid call valid with straight-line tests;
+  **the collector** (generator/collector.py) finds every issue of any other call.
 """
 
 from __future__ import annotations
@@ -26,253 +18,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.collector import CollectorPlan
-from generator.ir import (
-    ArrayCheck,
-    Bound,
-    EnumCheck,
-    ExtendedTool,
-    Node,
-    ObjectCheck,
-    Schema,
-    ToolModule,
-    TypeCheck,
-)
+from generator.ir import Bound, Node, ToolModule
 from generator.names import identifier
 
-KINDS = ("mis", "une", "typ", "inv")  # missing, unexpected, type, invalid: the spec's order
 # Module-level names every module defines; a constant or helper never takes one of these.
 _FIXED = frozenset({"TOOL_NAME", "NOT_ENFORCED", "ONE", "MANY", "DECLARED"})
-# The constants one base name may spell (`_STATUS`, `_STATUS_TEXT`, ...): reserved together.
-_SUFFIXES = ("", "_MEMBERS", "_TEXT", "_TYPE", "_INVALID", "_MISSING", "_DECLARED")
 
-
-def _key(value: object) -> str:
-    """Content identity: the repr of frozen dataclasses and JSON values (1 != 1.0 != True)."""
-    return repr(value)
-
-
-@dataclass(frozen=True)
-class Helper:
-    """A pair of functions, `_check_<name>` (fast) and `_collect_<name>` (exact)."""
-
-    name: str
-    schema: Schema
-    kinds: tuple[str, ...]  # the issue lists _collect_<name> takes
-    keys: str  # the constant of its object's declared names, "" when it has none to check
-
-
-@dataclass(frozen=True)
-class Enum:
-    """The constants of one enum: `_<NAME>_MEMBERS` (as declared), `_<NAME>` (strings only)."""
-
-    name: str  # upper-case base
-    check: EnumCheck
-
-    @property
-    def strings(self) -> bool:
-        """Every member a string: membership in a frozenset decides."""
-        return all(isinstance(m, str) for m in self.check.members)
-
-    @property
-    def unique_strings(self) -> tuple[str, ...]:
-        seen: list[str] = []
-        for member in self.check.members:
-            if member not in seen:
-                seen.append(member)
-        return tuple(seen)
-
-
-@dataclass
-class ModulePlan:
-    tool: ToolModule
-    helpers: list[Helper] = field(default_factory=list)
-    enums: list[Enum] = field(default_factory=list)
-    _helper_of: dict[str, Helper] = field(default_factory=dict)
-    _enum_of: dict[str, Enum] = field(default_factory=dict)
-    _member_base: dict[str, str] = field(default_factory=dict)
-    _upper: set[str] = field(default_factory=lambda: set(_FIXED))
-    _lower: set[str] = field(default_factory=set)
-
-    # ---- what templates ask ----
-
-    object_check = ObjectCheck
-    array_check = ArrayCheck
-
-    @property
-    def root(self) -> ObjectCheck:
-        return self.tool.root_object
-
-    def helper(self, schema: Schema) -> Helper | None:
-        """The helpers that render this schema, or None when it is written inline."""
-        return self._helper_of.get(_key(schema))
-
-    def enum(self, check: EnumCheck) -> Enum:
-        return self._enum_of[_key(check)]
-
-    def base(self, name: str) -> str:
-        """The upper-case base of a top-level member's line constants (`_TASK_ID_TYPE`)."""
-        return self._member_base[name]
-
-    @staticmethod
-    def leaf_of(schema: Schema) -> Schema:
-        """The type and enum checks of a schema: the part written as one condition."""
-        return Schema(tuple(c for c in schema.checks if isinstance(c, (TypeCheck, EnumCheck))))
-
-    def kinds(self, schema: Schema) -> tuple[str, ...]:
-        found: set[str] = set()
-        _kinds(schema, found)
-        return tuple(k for k in KINDS if k in found)
-
-    def uses_number(self) -> bool:
-        """Some type check accepts `number`: the fast path tests `type(x) not in _NUMBER`."""
-        return "number" in _type_names(self.tool.root)
-
-    def root_kinds(self) -> tuple[str, ...]:
-        """The collector of the top level always may report a type issue (input not a dict)."""
-        return tuple(k for k in KINDS if k in (*self.kinds(self.tool.root), "typ"))
-
-    @staticmethod
-    def leaf(schema: Schema) -> bool:
-        """Only type and enum checks: one condition, written in place."""
-        return all(isinstance(c, (TypeCheck, EnumCheck)) for c in schema.checks)
-
-    @staticmethod
-    def type_of(schema: Schema) -> TypeCheck | None:
-        found = schema.find(TypeCheck)
-        return found if isinstance(found, TypeCheck) else None
-
-    @staticmethod
-    def only(schema: Schema, name: str) -> bool:
-        """The declared type is exactly this one JSON type (so the fast path knows the Python type)."""
-        types = ModulePlan.type_of(schema)
-        return types is not None and types.names == (name,)
-
-    @staticmethod
-    def rejects_none(schema: Schema) -> bool:
-        """`.get` both finds and fetches a required member whose type excludes null."""
-        types = ModulePlan.type_of(schema)
-        return types is not None and "null" not in types.names
-
-    # ---- naming ----
-
-    def _upper_name(self, text: str) -> str:
-        word = identifier(text).upper()
-        candidate, n = word, 1
-        while any(candidate + s in self._upper for s in _SUFFIXES):
-            n += 1
-            candidate = f"{word}_{n}"
-        self._upper.update(candidate + s for s in _SUFFIXES)
-        return candidate
-
-    def _keys_name(self, helper: str) -> str:
-        """The declared names of a helper's object: `_QUESTIONS_ITEM_KEYS`."""
-        word, n = helper.upper(), 1
-        candidate = f"{word}_KEYS"
-        while candidate in self._upper:
-            n += 1
-            candidate = f"{word}_{n}_KEYS"
-        self._upper.add(candidate)
-        return candidate
-
-    def _lower_name(self, text: str) -> str:
-        word = identifier(text)
-        candidate, n = word, 1
-        while candidate in self._lower:
-            n += 1
-            candidate = f"{word}_{n}"
-        self._lower.add(candidate)
-        return candidate
-
-    # ---- the walk, in preorder of the declaration ----
-
-    def walk(self, schema: Schema, name: str, in_loop: bool) -> None:
-        """Name what `schema` needs; `name` is the JSON name its value is reached by."""
-        needs_helper = schema.find(ObjectCheck) is not None or (
-            in_loop and schema.find(ArrayCheck) is not None
-        )
-        if needs_helper:
-            key = _key(schema)
-            if key in self._helper_of:
-                return
-            obj = schema.find(ObjectCheck)
-            keys = ""
-            lower = self._lower_name(name)
-            # An object that declares no name has no key set: every key is undeclared.
-            if isinstance(obj, ObjectCheck) and obj.extra in ("forbid", "check", "keys") and obj.members:
-                keys = f"_{self._keys_name(lower)}"
-            helper = Helper(lower, schema, self.kinds(schema), keys)
-            self._helper_of[key] = helper
-            self.helpers.append(helper)
-        for check in schema.checks:
-            if isinstance(check, EnumCheck) and _key(check) not in self._enum_of:
-                enum = Enum(self._upper_name(name), check)
-                self._enum_of[_key(check)] = enum
-                self.enums.append(enum)
-            elif isinstance(check, ObjectCheck):
-                self.walk_object(check, name)
-            elif isinstance(check, ArrayCheck):
-                self.walk(check.items, f"{name}_item", in_loop=True)
-
-    def walk_object(self, check: ObjectCheck, name: str) -> None:
-        for member in check.members:
-            self.walk(member.schema, member.name, in_loop=False)
-        if check.extra_schema is not None:
-            self.walk(check.extra_schema, f"{name}_value", in_loop=True)
-
-
-def _type_names(schema: Schema) -> set[str]:
-    """Every type name declared in the schema or below it."""
-    found: set[str] = set()
-    for check in schema.checks:
-        if isinstance(check, TypeCheck):
-            found.update(check.names)
-        elif isinstance(check, ObjectCheck):
-            for member in check.members:
-                found |= _type_names(member.schema)
-            if check.extra_schema is not None:
-                found |= _type_names(check.extra_schema)
-        elif isinstance(check, ArrayCheck):
-            found |= _type_names(check.items)
-    return found
-
-
-def _kinds(schema: Schema, found: set[str]) -> None:
-    for check in schema.checks:
-        if isinstance(check, TypeCheck):
-            found.add("typ")
-        elif isinstance(check, EnumCheck):
-            found.add("inv")
-        elif isinstance(check, ObjectCheck):
-            if check.required:
-                found.add("mis")
-            if check.extra in ("forbid", "check", "keys"):  # a key that is not a str is unexpected
-                found.add("une")
-            for member in check.properties:
-                _kinds(member.schema, found)
-            if check.extra_schema is not None:
-                _kinds(check.extra_schema, found)
-        elif isinstance(check, ArrayCheck):
-            _kinds(check.items, found)
-
-
-def plan(tool: ToolModule) -> ModulePlan:
-    result = ModulePlan(tool)
-    # Top-level members first: their line constants take the plain names (`_STATUS_TYPE`).
-    for member in tool.root_object.members:
-        result._member_base[member.name] = result._upper_name(member.name)
-    for member in tool.root_object.members:
-        schema = member.schema
-        enum = schema.find(EnumCheck)
-        if isinstance(enum, EnumCheck) and _key(enum) not in result._enum_of:
-            # A top-level enum's constants share its member's base: _STATUS, _STATUS_INVALID.
-            named = Enum(result._member_base[member.name], enum)
-            result._enum_of[_key(enum)] = named
-            result.enums.append(named)
-    result.walk_object(tool.root_object, "value")
-    return result
-
-
-# ---------- extended mode ----------
 
 _KEYWORD_TOKENS = frozenset(
     {"properties", "items", "additionalProperties", "$defs", "definitions", "allOf", "anyOf", "oneOf"}
@@ -295,11 +46,11 @@ def _json_name(pointer: str) -> str:
 
 
 @dataclass
-class ExtendedPlan:
-    """Names of an extended module's constants: one compiled pattern per distinct pattern,
+class ModulePlan:
+    """Names of a module's constants: one compiled pattern per distinct pattern,
     `_<NAME>_PATTERN` from the JSON name of the first schema (in declaration order) using it."""
 
-    tool: ExtendedTool
+    tool: ToolModule
     patterns: dict[str, str] = field(default_factory=dict)  # python spelling -> constant name
     fast: FastPlan | None = None
     collector: CollectorPlan | None = None
@@ -307,9 +58,14 @@ class ExtendedPlan:
     def pattern(self, python: str) -> str:
         return self.patterns[python]
 
+    @property
+    def number_bounds(self) -> bool:
+        """Some schema bounds a number: the module defines `_INF` for its tests."""
+        return any(b.spec.macro == "number" for n in self.tool.nodes for b in n.bounds)
 
-def plan_extended(tool: ExtendedTool) -> ExtendedPlan:
-    result = ExtendedPlan(tool)
+
+def plan(tool: ToolModule) -> ModulePlan:
+    result = ModulePlan(tool)
     taken: set[str] = set(_FIXED)
     for node in tool.nodes:
         for bound in node.bounds:
@@ -326,13 +82,13 @@ def plan_extended(tool: ExtendedTool) -> ExtendedPlan:
     result.collector = CollectorPlan(
         tool, result.patterns, taken | {"_NUMBER", "_INF", "_ONE", "_MANY"}, result.fast
     )
-    # A list visit proves a child valid with its helper (collector_extended.j2, proven).
+    # A list visit proves a child valid with its helper (collector.j2, proven).
     calls = [c for f in result.collector.functions for c in f.calls]
     result.fast.embed({id(c.fast) for c in calls if c.fast is not None and not c.direct})
     return result
 
 
-# ---------- extended mode: the fast path ----------
+# ---------- the fast path ----------
 #
 # The fast path proves a valid call valid with straight-line tests and nothing else; any
 # call it does not prove valid goes to the exact collector, so it only has to be sound.
@@ -453,7 +209,7 @@ def _possible(types: list[tuple[str, ...]]) -> frozenset[str] | None:
 
 @dataclass
 class FastPlan:
-    tool: ExtendedTool
+    tool: ToolModule
     values: dict[tuple[str, ...], FastValue] = field(default_factory=dict)
     helpers: list[FastValue] = field(default_factory=list)
     _building: set[tuple[str, ...]] = field(default_factory=set)
@@ -548,7 +304,9 @@ class FastPlan:
           it is reached from that union only (its key extends the union's);
         * a nested object or array with one user, a member or the elements of its user,
           where its statements fall through when it passes. Not in a tool with a depth
-          limit, where each helper counts one level of nesting."""
+          limit, where each helper counts one level of nesting; and at most `_IN_PLACE`
+          values deep in one function (Python allows 20 nested loops, 100 indents)."""
+        order = list(self.helpers)
         for fv in self.values.values():
             if fv.alternatives is None or fv.recursive:
                 continue
@@ -566,12 +324,41 @@ class FastPlan:
             for site in sites:
                 if site.helper and site.users == 1 and id(site) not in called and _embeddable(site):
                     site.embedded = True
-                    site.helper = ""
                     self._drop(site)
+        # A value too deep in place keeps its helper (whose body starts at depth 0 again).
+        tops = [self.root, *self.helpers] if self.root is not None else list(self.helpers)
+        kept = {id(h) for h in self.helpers}
+        while tops:
+            restored = _too_deep(tops.pop(), 0)
+            kept |= {id(v) for v in restored}
+            tops += restored
+        self.helpers = [h for h in order if id(h) in kept]
+        for fv in self.values.values():
+            if fv.embedded:
+                fv.helper = ""
 
     def _drop(self, fv: FastValue) -> None:
         """No helper is written for `fv` (by identity: two values may compare equal)."""
         self.helpers = [h for h in self.helpers if h is not fv]
+
+
+_IN_PLACE = 6  # values written in place inside one another, at most
+
+
+def _too_deep(fv: FastValue, depth: int) -> list[FastValue]:
+    """The values written in place below `fv` (at `depth`) past `_IN_PLACE`: no longer
+    embedded, each to be walked again as the top of its own helper."""
+    below = [mv for _, mv in fv.obj.members if mv.embedded] if fv.obj is not None else []
+    below += [v for v in fv.items if v.embedded]
+    below += [fv.inlined] if fv.inlined is not None else []
+    found: list[FastValue] = []
+    for child in below:
+        if child.embedded and depth + 1 > _IN_PLACE:
+            child.embedded = False
+            found.append(child)
+        else:
+            found += _too_deep(child, depth + 1)
+    return found
 
 
 def _embeddable(fv: FastValue) -> bool:
@@ -586,8 +373,8 @@ def _embeddable(fv: FastValue) -> bool:
     return (fv.obj is not None and fv.only("object")) or (bool(fv.items) and fv.only("array"))
 
 
-def plan_fast(tool: ExtendedTool) -> FastPlan:
-    """The fast path of an extended module: the root's test, and its helpers in preorder."""
+def plan_fast(tool: ToolModule) -> FastPlan:
+    """The fast path of a module: the root's test, and its helpers in preorder."""
     result = FastPlan(tool)
     result._names.update({"value", "message", "collect"})
     result.root = result.value("", "args")

@@ -15,14 +15,14 @@ from typing import Any
 import jinja2
 
 from generator.openai_strict import qualifies
-from generator.plan import ExtendedPlan, ModulePlan, paired
+from generator.plan import ModulePlan, paired
 from generator.shapes import describe
 from generator.support import SUPPORT as SUPPORT
 from generator.support import TEMPLATES as TEMPLATES
 
 # The templates are package data of `generator` (in this repository, generator/templates links
 # to the top-level templates/ folder): found the same way in a checkout and in a wheel.
-EXTENDED = TEMPLATES / "_extended.py"  # the exact collector of extended mode, copied
+PATHS = TEMPLATES / "_paths.py"  # the list visits' helpers (issues at path tuples), copied
 
 
 def py_literal(value: Any, trailing: bool = False) -> str:
@@ -92,11 +92,6 @@ def environment() -> jinja2.Environment:
 def render_tool(env: jinja2.Environment, plan: ModulePlan) -> str:
     """A tool module's body (no header)."""
     return env.get_template("module.py.j2").render(tool=plan.tool, plan=plan)
-
-
-def render_extended(env: jinja2.Environment, plan: ExtendedPlan) -> str:
-    """A tool module's body in extended mode (no header)."""
-    return env.get_template("module_extended.py.j2").render(tool=plan.tool, plan=plan)
 
 
 def render_init(env: jinja2.Environment, keywords: str = "subset") -> str:

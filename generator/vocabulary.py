@@ -136,11 +136,21 @@ class Vocabulary:
     opening: frozenset[str]
     # For docstrings: how the module names its rules, and each keyword as the docstring lists it.
     rules: str = "spec section 2"
+    message: str = "spec section 6"  # where the rules of its message are
     listed: tuple[str, ...] = field(default=())
     # A key that is not a str is unexpected even where undeclared keys are not examined
     # (additionalProperties true, an open keyword): extended.md E4c. Subset mode does not
     # look at such an object's keys at all (validation.md §3).
     strict_keys: bool = False
+    # `explain`'s reason for each keyword the vocabulary does not interpret (the reader's
+    # question is "can I rely on this?", so a reason says what is, or is not, checked), and
+    # the reason for any other.
+    reasons: tuple[tuple[frozenset[str], str], ...] = ()
+    other_reason: str = ""
+
+    def reason(self, keyword: str) -> str:
+        """Why `keyword` of a declaration is not enforced, as `explain` says it."""
+        return next((text for names, text in self.reasons if keyword in names), self.other_reason)
 
     @property
     def interpreted(self) -> frozenset[str]:
@@ -170,11 +180,15 @@ class Vocabulary:
         opening: Iterable[str] = (),
         closing: Iterable[str] = (),
         rules: str = "",
+        message: str = "",
         listed: Iterable[str] = (),
         strict_keys: bool | None = None,
+        reasons: Iterable[tuple[frozenset[str], str]] | None = None,
+        other_reason: str = "",
     ) -> Vocabulary:
         """This vocabulary plus `keywords` (placed after the keyword `after`, else at the end),
-        more annotations, more opening keywords, and `closing` no longer opening an object."""
+        more annotations, more opening keywords, and `closing` no longer opening an object;
+        `reasons` replace the explanations of what is not interpreted."""
         added = tuple(keywords)
         if after:
             at = next(i for i, k in enumerate(self.keywords) if k.name == after) + 1
@@ -194,8 +208,11 @@ class Vocabulary:
             annotations=self.annotations | frozenset(annotations),
             opening=(self.opening - frozenset(closing)) | frozenset(opening),
             rules=rules or self.rules,
+            message=message or self.message,
             listed=all_listed,
             strict_keys=self.strict_keys if strict_keys is None else strict_keys,
+            reasons=self.reasons if reasons is None else tuple(reasons),
+            other_reason=other_reason or self.other_reason,
         )
 
 
@@ -229,6 +246,40 @@ SUBSET = Vocabulary(
         }
     ),
     listed=("type", "required", "enum", "properties", "additionalProperties", "items"),
+    reasons=(
+        (frozenset({"default"}), "no default is filled in: arguments are never changed"),
+        (
+            frozenset({"format", "pattern", "contentEncoding", "contentMediaType"}),
+            "string formats and patterns are not checked",
+        ),
+        (frozenset({"minLength", "maxLength"}), "string lengths are not checked"),
+        (
+            frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}),
+            "numeric ranges are not checked",
+        ),
+        (
+            frozenset(
+                {"minItems", "maxItems", "uniqueItems", "contains", "minContains", "maxContains"}
+                | {"prefixItems"}
+            ),
+            "array sizes and contents beyond `items` are not checked",
+        ),
+        (
+            frozenset(
+                {"minProperties", "maxProperties", "propertyNames", "patternProperties", "dependentRequired"}
+            ),
+            "object constraints beyond properties, required and additionalProperties are not checked",
+        ),
+        (
+            frozenset(
+                {"oneOf", "anyOf", "allOf", "not", "if", "then", "else", "$ref", "$defs", "definitions"}
+            ),
+            "combinators and references are not interpreted",
+        ),
+        (frozenset({"const"}), "const is not checked (a one-member enum is)"),
+        (frozenset({"items (tuple form)"}), "tuple-form items are not interpreted"),
+    ),
+    other_reason="outside the keyword subset of the spec (section 2)",
 )
 
 
@@ -293,7 +344,7 @@ EXTENDED = SUBSET.extend(
         ),
         count("minItems", "array", ">=", "expected at least ", "item"),
         count("maxItems", "array", "<=", "expected at most ", "item"),
-        # Its line names the repeating indexes: written by the collector (_extended.repeat).
+        # Its line names the repeating indexes: written by the collector (_paths.repeat).
         Keyword(
             "uniqueItems", 3, constrains="array", macro="unique", refusal=_boolean_refusal, inert=_is_false
         ),
@@ -301,6 +352,19 @@ EXTENDED = SUBSET.extend(
     annotations=("$anchor",),
     closing=("allOf", "anyOf", "oneOf", "$ref"),
     rules="extended.md E2",
+    message="extended.md E7",
+    reasons=(
+        (frozenset({"default"}), "no default is filled in: arguments are never changed"),
+        (
+            frozenset({"format", "contentEncoding", "contentMediaType", "pattern"}),
+            "string formats (and patterns outside ECMA-262's E6 syntax) are not checked",
+        ),
+        (
+            frozenset({"not", "if", "then", "else", "dependentSchemas", "dependencies"}),
+            "conditionals are not interpreted",
+        ),
+    ),
+    other_reason="outside the keywords extended mode interprets (extended.md E2)",
     strict_keys=True,
     listed=(
         *("$ref (local)", "$defs", "definitions", "allOf", "anyOf", "oneOf (as anyOf)", "const", "minimum"),

@@ -99,8 +99,6 @@ def key_text(key: object) -> str:
     return text if isinstance(text, str) else "<" + _type_name(type(key)) + ">"
 
 
-def index(path: str, i: int) -> str:
-    return f"{path}[{i}]"
 
 
 # The collectors append each issue as a (path, line) pair, flat, to the list of its kind:
@@ -122,9 +120,12 @@ def type_head(path: str, expected: str) -> str:
     return f"The parameter `{path}` type is expected as `{expected}` but provided as `"
 
 
-def invalid_line(path: str, members: str) -> tuple[str, str]:
-    """The (path, line) pair of an "invalid" issue at a path known when the module loads."""
-    return (path, f"The parameter `{path}` is invalid: expected one of {members}")
+
+
+def rejected_line(path: str, text: str) -> tuple[str, str]:
+    """The (path, line) pair of an "invalid" issue at a path known when the module loads;
+    `text` is what follows `is invalid: `."""
+    return (path, f"The parameter `{path}` is invalid: {text}")
 
 
 # The lines are f-strings: one string built per line, where `+` builds one per operator.
@@ -139,18 +140,12 @@ def unexpected(out: list[str], path: str) -> None:
     out += (path, f"An unexpected parameter `{path}` was provided")
 
 
-def unexpected_key(out: list[str], key: object) -> None:
-    """An undeclared key at the top level, where the key alone is the path."""
-    path = key if type(key) is str else key_text(key)
-    out += (path, f"An unexpected parameter `{path}` was provided")
 
 
 def wrong_type(out: list[str], path: str, expected: str, provided: str) -> None:
     out += (path, f"The parameter `{path}` type is expected as `{expected}` but provided as `{provided}`")
 
 
-def invalid(out: list[str], path: str, members: str) -> None:
-    out += (path, f"The parameter `{path}` is invalid: expected one of {members}")
 
 
 def not_object(out: list[str], provided: str) -> None:
@@ -212,31 +207,8 @@ NO_ISSUES: list[str] = []
 Collector = Callable[[object, list[str], list[str], list[str], list[str]], None]
 
 
-_NO_RESUME = object()  # message_of's default: the collector takes no `failed` argument
-
-# message_of and issues_from spell out their four lists: a shared helper returning them as
-# a tuple cost about a quarter of an invalid call (TaskUpdate, several issues, measured).
-def message_of(
-    collect: Callable[..., None], one: str, many: str, args: object, failed: object = _NO_RESUME
-) -> str | None:
-    """Run a module's collector on a call; the message of spec section 6, or None. `failed`
-    (extended mode): the member of the arguments validate() failed on (True: after every
-    member; None: before any), passed on to a collector that skips the members proven valid
-    before it; left out for a collector that takes no such argument."""
-    mis: list[str] = []
-    une: list[str] = []
-    typ: list[str] = []
-    inv: list[str] = []
-    try:
-        if failed is _NO_RESUME:  # no *args: unpacking one costs as much again as the call itself
-            collect(args, mis, une, typ, inv)
-        else:
-            collect(args, mis, une, typ, inv, failed)
-    except Exception as exc:
-        return one + unreadable(exc)
-    return render(one, many, mis, une, typ, inv)
-
-
+# issues_from spells out its four lists: a shared helper returning them as a tuple cost
+# about a quarter of an invalid call (TaskUpdate, several issues, measured).
 def issues_from(collect: Collector, args: object) -> tuple[Issue, ...]:
     """Run a module's collector on a call; its issues, grouped by kind in spec order."""
     mis: list[str] = []

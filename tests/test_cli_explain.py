@@ -92,8 +92,8 @@ def test_opening_keywords_required_only_names_and_tuple_items(tmp_path: Path) ->
         "  filter.a  const: 1  (const is not checked (a one-member enum is))\n"
         "\n"
         "notes:\n"
-        "  filter: undeclared keys go unchecked because of anyOf\n"
         '  (top level): "ghost" is required but has no property schema\n'
+        "  filter: undeclared keys go unchecked because of anyOf\n"
     )
 
 

@@ -62,7 +62,7 @@ def test_generate_prints_a_one_line_summary(project: Path) -> None:
     first = generate(project)
     assert (first.exit_code, summary(first)) == (
         0,
-        "3 tools: 3 changed, 0 unchanged, 0 removed (+3 package files)",
+        "3 tools: 3 changed, 0 unchanged, 0 removed (+4 package files)",
     )
     again = generate(project)
     assert summary(again) == "3 tools: 0 changed, 3 unchanged, 0 removed"
@@ -271,7 +271,7 @@ def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
         patch.chdir(root)
         result = run_cli()
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith("2 tools: 2 changed, 0 unchanged, 0 removed (+3 package files) in ")
+    assert result.stdout.startswith("2 tools: 2 changed, 0 unchanged, 0 removed (+4 package files) in ")
     return root
 
 

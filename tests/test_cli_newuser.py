@@ -63,7 +63,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     done = _process(folder, "generate")
     assert (done.returncode, done.stderr) == (0, NOT_ENFORCED + "\n")
     assert re.fullmatch(
-        r"1 tools: 1 changed, 0 unchanged, 0 removed \(\+3 package files\) in \d+\.\ds\n", done.stdout
+        r"1 tools: 1 changed, 0 unchanged, 0 removed \(\+4 package files\) in \d+\.\ds\n", done.stdout
     )
     return folder
 

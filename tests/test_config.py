@@ -43,7 +43,7 @@ def test_every_command_takes_its_folders_from_the_table(tmp_path: Path) -> None:
     (project / "src").mkdir()
     done = _toolgen(project, "generate")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("1 tools: 1 changed, 0 unchanged, 0 removed (+3 package files) in ")
+    assert done.stdout.startswith("1 tools: 1 changed, 0 unchanged, 0 removed (+4 package files) in ")
     assert (project / "src" / "validators" / "__init__.py").is_file()
     assert not (project / "generated").exists()
 

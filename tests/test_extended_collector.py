@@ -157,7 +157,7 @@ def _sources(package: ModuleType) -> dict[str, str]:
 
 def test_no_schema_is_read_at_run_time(package: ModuleType) -> None:
     sources = _sources(package)
-    engine = sources["_extended.py"]
+    engine = sources["_paths.py"]
     for word in ("class ", "link(", "pointer", "combinator", "getrecursionlimit", "setrecursionlimit"):
         assert word not in engine
     for name, text in sources.items():

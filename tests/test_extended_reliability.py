@@ -316,7 +316,7 @@ def test_deterministic_across_hash_seeds(tmp_path: Path) -> None:
             [
                 "__init__.py",
                 "_declarations.py",
-                "_extended.py",
+                "_paths.py",
                 "_support.py",
                 *[n for n in outputs[0] if n[0] != "_"],
             ]

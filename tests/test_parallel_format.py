@@ -21,6 +21,7 @@ from generator.load import read_all
 from generator.lower import lower
 from generator.plan import plan
 from generator.render import (
+    PATHS,
     SUPPORT,
     environment,
     render_declaration,
@@ -34,13 +35,14 @@ from tests.genpkg import ROOT
 def _jobs() -> list[tuple[str, str]]:
     """Every file of the built-in package, rendered and not yet formatted, as build() has them."""
     declarations = read_all(Path("tool_schemas"))
-    tools = [lower(d, check(d)) for d in declarations]
+    tools = [lower(d, *check(d)) for d in declarations]
     env = environment()
     jobs = []
     for declaration, tool in zip(declarations, tools, strict=True):
         jobs.append((f"{tool.module}.py", render_tool(env, plan(tool))))
         jobs.append((f"{tool.module}_declaration.py", render_declaration(env, declaration)))
     jobs.append(("_support.py", SUPPORT.read_text("utf-8")))
+    jobs.append(("_paths.py", PATHS.read_text("utf-8")))
     jobs.append(("_declarations.py", render_declarations(env, {t.tool: t.module for t in tools})))
     jobs.append(("__init__.py", render_init(env)))
     return jobs
@@ -62,7 +64,7 @@ def _checked_in_bodies() -> dict[str, str]:
 
 def test_pool_and_serial_give_the_checked_in_bytes_in_input_order(in_root: None) -> None:
     jobs = _jobs()
-    assert len(jobs) == 53 and workers_for(jobs) == min(pool.cores(), 53)
+    assert len(jobs) == 54 and workers_for(jobs) == min(pool.cores(), 54)
     serial = format_all(jobs, workers=1)
     pooled = format_all(jobs, workers=2)
     assert pooled == serial
@@ -99,7 +101,7 @@ def _cli_generate(project: Path, jobs: str) -> Path:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("25 tools: 25 changed, 0 unchanged, 0 removed (+3 package files) in ")
+    assert done.stdout.startswith("25 tools: 25 changed, 0 unchanged, 0 removed (+4 package files) in ")
     return project / "generated"
 
 

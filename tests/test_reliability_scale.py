@@ -24,8 +24,8 @@ DEPTH = 50
 def test_sixty_tools_generate_and_agree_with_the_reference(tmp_path: Path) -> None:
     tools = random_tools(60, seed=60, depth=1)
     out = build_package(tmp_path, tools)
-    # a validator and a declaration module a tool, _support, _declarations and __init__
-    assert len(list(out.glob("*.py"))) == 123
+    # a validator and a declaration module a tool, _support, _paths, _declarations and __init__
+    assert len(list(out.glob("*.py"))) == 124
     with imported(out) as package:
         assert assert_agrees_with_reference(package, tools, ("zz", "a.b", "")) > 60 * 5
 

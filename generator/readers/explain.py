@@ -1,5 +1,5 @@
 """`toolgen explain TOOL`: what a tool's validator checks, and what its declaration says that is
-not checked, straight from the IR the validator was generated from."""
+not checked, straight from the IR the validator was generated from, in the package's vocabulary."""
 
 from __future__ import annotations
 
@@ -9,59 +9,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.check import check, check_extended
+from generator.check import check
 from generator.errors import NOT_ENFORCED, DeclarationError
-from generator.ir import (
-    ArrayCheck,
-    Bound,
-    Choice,
-    EnumCheck,
-    ExtendedTool,
-    Node,
-    ObjectCheck,
-    Schema,
-    ToolModule,
-    TypeCheck,
-)
+from generator.ir import Bound, Choice, Node, ToolModule
 from generator.load import Declaration, read_all
-from generator.lower import lower, lower_extended
+from generator.lower import lower
 from generator.readers.didyoumean import suggest as suggest
 from generator.support import support_module
 from generator.textui import table
+from generator.vocabulary import SUBSET, VOCABULARIES, Vocabulary
 
-# Why each keyword outside the subset of spec section 2 is not enforced; the reader's
-# question is "can I rely on this?", so the reason says what is (not) checked.
-_REASONS: tuple[tuple[frozenset[str], str], ...] = (
-    (frozenset({"default"}), "no default is filled in: arguments are never changed"),
-    (
-        frozenset({"format", "pattern", "contentEncoding", "contentMediaType"}),
-        "string formats and patterns are not checked",
-    ),
-    (frozenset({"minLength", "maxLength"}), "string lengths are not checked"),
-    (
-        frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}),
-        "numeric ranges are not checked",
-    ),
-    (
-        frozenset(
-            {"minItems", "maxItems", "uniqueItems", "contains", "minContains", "maxContains", "prefixItems"}
-        ),
-        "array sizes and contents beyond `items` are not checked",
-    ),
-    (
-        frozenset(
-            {"minProperties", "maxProperties", "propertyNames", "patternProperties", "dependentRequired"}
-        ),
-        "object constraints beyond properties, required and additionalProperties are not checked",
-    ),
-    (
-        frozenset({"oneOf", "anyOf", "allOf", "not", "if", "then", "else", "$ref", "$defs", "definitions"}),
-        "combinators and references are not interpreted",
-    ),
-    (frozenset({"const"}), "const is not checked (a one-member enum is)"),
-    (frozenset({"items (tuple form)"}), "tuple-form items are not interpreted"),
-)
-_OTHER = "outside the keyword subset of the spec (section 2)"
+DEFAULT = next(iter(VOCABULARIES.values()))  # not named on the table's second line
 
 
 @dataclass(frozen=True)
@@ -69,7 +27,8 @@ class Row:
     parameter: str
     type: str
     required: bool
-    enum: str
+    values: str  # enum members or const
+    enforced: str  # bounds and branches
 
 
 @dataclass(frozen=True)
@@ -79,30 +38,28 @@ class Explanation:
     rows: tuple[Row, ...]
     not_enforced: tuple[tuple[str, str, str], ...]  # parameter, keyword with value, reason
     notes: tuple[str, ...]  # the generator's other warnings about this tool
+    closed: bool  # other top-level parameters are rejected
 
 
 class UnknownTool(Exception):
     pass
 
 
-def reason(keyword: str) -> str:
-    return next((text for names, text in _REASONS if keyword in names), _OTHER)
-
-
-def explain(schemas: Path, tool_name: str) -> Explanation:
+def explain(schemas: Path, tool_name: str, vocabulary: Vocabulary = SUBSET) -> Explanation:
     declarations = read_all(schemas)
     found = next((d for d in declarations if d.name == tool_name), None)
     if found is None:
         close = suggest(tool_name, [d.name for d in declarations])
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise UnknownTool(f"no tool named {tool_name!r} in {schemas.as_posix()}{hint}")
-    checked = check(found)
-    tool = lower(found, checked)
+    graph, checked = check(found, vocabulary)
+    tool = lower(found, graph, checked)
+    nodes = {n.pointer: n for n in tool.nodes}
     not_enforced = tuple(
         (
             parameter_path(entry.pointer, found.pointer),
-            _with_value(keyword, _resolve(found, entry.pointer)),
-            reason(keyword),
+            _with_value(keyword, _resolve(found, entry.pointer)) if "(" not in keyword else keyword,
+            vocabulary.reason(keyword),
         )
         for entry in tool.not_enforced
         for keyword in entry.keywords
@@ -112,7 +69,12 @@ def explain(schemas: Path, tool_name: str) -> Explanation:
         for w in checked.notices
         if w.kind != NOT_ENFORCED
     )
-    return Explanation(found, tool, tuple(_object_rows(tool.root_object, "")), not_enforced, notes)
+    unchecked = frozenset(p.removeprefix(found.pointer) for p in tool.unchecked)  # as node pointers
+    walk = _Walk(nodes, unchecked)
+    rows = tuple(walk.rows(nodes[""], "", True, (), top=True))
+    root = [nodes[p] for p in nodes[""].group]
+    closed = "" not in unchecked and not _open(root)
+    return Explanation(found, tool, rows, not_enforced, notes, closed)
 
 
 def parameter_path(pointer: str, parameters_pointer: str) -> str:
@@ -159,118 +121,9 @@ def _join(path: str, name: str) -> str:
     return f"{path}.{name}" if path else name
 
 
-def _object_rows(rule: ObjectCheck, path: str) -> Iterator[Row]:
-    for member in rule.members:
-        yield from _schema_rows(member.schema, _join(path, member.name), member.required)
-    other = _join(path, "*")
-    if rule.extra == "check" and rule.extra_schema is not None:
-        yield from _schema_rows(rule.extra_schema, other, False)
-    elif rule.extra in ("allow", "keys") and path:
-        yield Row(other, "any", False, "")
-    elif rule.extra == "unchecked":
-        yield Row(other, "any (unchecked)", False, "")
-
-
 def _members_text(members: tuple[Any, ...]) -> str:
     text: str = support_module().members_text(members)
     return text
-
-
-def _schema_rows(schema: Schema, path: str, required: bool) -> Iterator[Row]:
-    types = schema.find(TypeCheck)
-    enum = schema.find(EnumCheck)
-    yield Row(
-        path,
-        " | ".join(types.names) if types else "any",
-        required,
-        _members_text(enum.members) if enum else "",
-    )
-    obj = schema.find(ObjectCheck)
-    if obj is not None:
-        yield from _object_rows(obj, path)
-    array = schema.find(ArrayCheck)
-    if array is not None:
-        yield from _schema_rows(array.items, f"{path}[]", False)
-
-
-def render(explanation: Explanation) -> str:
-    d = explanation.declaration
-    lines = [f"{d.name}  ({d.file}, module {explanation.tool.module}.py)", ""]
-    if explanation.rows:
-        rows = [(r.parameter, r.type, "yes" if r.required else "", r.enum) for r in explanation.rows]
-        lines.append(table(("parameter", "type", "required", "enum"), rows))
-    else:
-        lines.append("(no parameters)")
-    closed = explanation.tool.root_object.extra == "forbid"
-    lines.append("other top-level parameters: " + ("rejected" if closed else "accepted"))
-    lines.append("")
-    return "\n".join(lines + _unenforced_and_notes(explanation.not_enforced, explanation.notes))
-
-
-# ---------- extended mode (extended.md): the same table, plus bounds and branches ----------
-
-@dataclass(frozen=True)
-class ExtendedRow:
-    parameter: str
-    type: str
-    required: bool
-    values: str  # enum members or const
-    enforced: str  # bounds and branches
-
-
-@dataclass(frozen=True)
-class ExtendedExplanation:
-    declaration: Declaration
-    tool: ExtendedTool
-    rows: tuple[ExtendedRow, ...]
-    not_enforced: tuple[tuple[str, str, str], ...]
-    notes: tuple[str, ...]
-
-
-_EXTENDED_REASONS: tuple[tuple[frozenset[str], str], ...] = (
-    (frozenset({"default"}), "no default is filled in: arguments are never changed"),
-    (
-        frozenset({"format", "contentEncoding", "contentMediaType", "pattern"}),
-        "string formats (and patterns outside ECMA-262's E6 syntax) are not checked",
-    ),
-    (
-        frozenset({"not", "if", "then", "else", "dependentSchemas", "dependencies"}),
-        "conditionals are not interpreted",
-    ),
-)
-
-
-def _extended_reason(keyword: str) -> str:
-    found = next((text for names, text in _EXTENDED_REASONS if keyword in names), None)
-    return found or "outside the keywords extended mode interprets (extended.md E2)"
-
-
-def explain_extended(schemas: Path, tool_name: str) -> ExtendedExplanation:
-    declarations = read_all(schemas)
-    found = next((d for d in declarations if d.name == tool_name), None)
-    if found is None:
-        close = suggest(tool_name, [d.name for d in declarations])
-        hint = f"; did you mean {', '.join(close)}?" if close else ""
-        raise UnknownTool(f"no tool named {tool_name!r} in {schemas.as_posix()}{hint}")
-    graph, checked = check_extended(found)
-    tool = lower_extended(found, graph, checked)
-    nodes = {n.pointer: n for n in tool.nodes}
-    not_enforced = tuple(
-        (
-            parameter_path(entry.pointer, found.pointer),
-            _with_value(keyword, _resolve(found, entry.pointer)) if "(" not in keyword else keyword,
-            _extended_reason(keyword),
-        )
-        for entry in tool.not_enforced
-        for keyword in entry.keywords
-    )
-    notes = tuple(
-        f"{parameter_path(w.pointer, found.pointer)}: {w.reason}"
-        for w in checked.notices
-        if w.kind != NOT_ENFORCED
-    )
-    rows = list(_extended_rows(nodes, nodes[""], "", True, (), top=True))
-    return ExtendedExplanation(found, tool, tuple(rows), not_enforced, notes)
 
 
 def _bound_text(bound: Bound) -> str:
@@ -288,15 +141,55 @@ def _branch_text(nodes: dict[str, Node], choice: Choice) -> str:
     return f"{choice.keyword}: {', '.join(kinds)}" + (f" (by {choice.tag})" if choice.tag else "")
 
 
-def _extended_rows(
-    nodes: dict[str, Node], node: Node, path: str, required: bool, seen: tuple[str, ...], top: bool = False
-) -> Iterator[ExtendedRow]:
-    """One row per value: its group and, flattened one level, the groups of its branches."""
-    static = [nodes[p] for p in node.group]
-    choices = [c for g in static for c in g.choices]
-    branches = [nodes[p] for c in choices for b in c.branches for p in nodes[b].group]
-    group = static + [b for b in branches if b not in static]
-    if not top:
+@dataclass(frozen=True)
+class _Walk:
+    nodes: dict[str, Node]
+    unchecked: frozenset[str]  # objects whose undeclared keys go unchecked
+
+    def rows(
+        self, node: Node, path: str, required: bool, seen: tuple[str, ...], top: bool = False
+    ) -> Iterator[Row]:
+        """One row per value: its group and, flattened one level, the groups of its branches;
+        then its members, its other keys (`*`) and its elements (`[]`)."""
+        nodes = self.nodes
+        static = [nodes[p] for p in node.group]
+        choices = [c for g in static for c in g.choices]
+        branches = [nodes[p] for c in choices for b in c.branches for p in nodes[b].group]
+        group = static + [b for b in branches if b not in static]
+        if not top:
+            recursive = node.group[-1] in seen
+            yield self._row(static, group, choices, path, required, recursive)
+            if recursive:
+                return
+        seen = (*seen, node.group[-1])
+        required_names = [r for g in static for r in g.required]
+        done: set[tuple[str, str]] = set()
+        declared: set[str] = set()
+        for g in group:
+            for name, sub in g.properties:
+                declared.add(name)
+                if (name, sub) in done:
+                    continue
+                done.add((name, sub))
+                is_required = name in required_names or name in g.required
+                yield from self.rows(nodes[sub], _join(path, name), is_required, seen)
+        for name in dict.fromkeys(required_names):  # required, but no property schema
+            if name not in declared:
+                yield Row(_join(path, name), "any", True, "", "")
+        yield from self._others(group, path, seen, top)
+        for g in group:
+            if g.items is not None:
+                yield from self.rows(nodes[g.items], f"{path}[]", False, seen)
+
+    def _row(
+        self,
+        static: list[Node],
+        group: list[Node],
+        choices: list[Choice],
+        path: str,
+        required: bool,
+        recursive: bool,
+    ) -> Row:
         types = next((g.types for g in static if g.types is not None), None)
         if types is None and choices:
             union: list[str] = []
@@ -307,47 +200,66 @@ def _extended_rows(
         values = [_members_text(g.enum) for g in group if g.enum is not None]
         values += [f"const {_members_text(g.const)}" for g in group if g.const]
         enforced = [_bound_text(b) for g in group for b in g.bounds]
-        enforced += [_branch_text(nodes, c) for c in choices]
-        recursive = node.group[-1] in seen
+        enforced += [_branch_text(self.nodes, c) for c in choices]
         if recursive:
             enforced.append("recursive")
-        yield ExtendedRow(
+        return Row(
             path, " | ".join(types) if types else "any", required, "; ".join(values), "; ".join(enforced)
         )
-        if recursive:
+
+    def _others(self, group: list[Node], path: str, seen: tuple[str, ...], top: bool) -> Iterator[Row]:
+        """The row of an object's other keys: what their schema says, `any` when nothing
+        constrains them, `any (unchecked)` when an open keyword may admit them unseen."""
+        if not any(g.object_like for g in group):
             return
-    seen = (*seen, node.group[-1])
-    required_names = {r for g in static for r in g.required}
-    done: set[tuple[str, str]] = set()
-    for g in group:
-        for name, sub in g.properties:
-            if (name, sub) in done:
-                continue
-            done.add((name, sub))
-            is_required = name in required_names or name in g.required
-            yield from _extended_rows(nodes, nodes[sub], _join(path, name), is_required, seen)
-        if isinstance(g.extra, str):
-            yield from _extended_rows(nodes, nodes[g.extra], _join(path, "*"), False, seen)
-        if g.items is not None:
-            yield from _extended_rows(nodes, nodes[g.items], f"{path}[]", False, seen)
+        other = _join(path, "*")
+        if any(g.pointer in self.unchecked for g in group):
+            yield Row(other, "any (unchecked)", False, "", "")
+            return
+        if not _open(group):
+            return
+        extras = [g.extra for g in group if isinstance(g.extra, str)]
+        if extras:
+            for extra in dict.fromkeys(extras):
+                yield from self.rows(self.nodes[extra], other, False, seen)
+        elif not top:
+            yield Row(other, "any", False, "", "")
 
 
-def render_extended(explanation: ExtendedExplanation) -> str:
+def _open(group: list[Node]) -> bool:
+    """Undeclared keys are accepted (additionalProperties true or a schema in each object of
+    the group): absent, it rejects them (validation.md section 2)."""
+    objects = [g for g in group if g.object_like]
+    return bool(objects) and all(g.extra is True or isinstance(g.extra, str) for g in objects)
+
+
+def render(explanation: Explanation) -> str:
     d = explanation.declaration
-    lines = [f"{d.name}  ({d.file}, module {explanation.tool.module}.py)", "keywords: extended", ""]
+    vocabulary = explanation.tool.vocabulary
+    lines = [f"{d.name}  ({d.file}, module {explanation.tool.module}.py)"]
+    if vocabulary is not DEFAULT:
+        lines.append(f"keywords: {vocabulary.name}")
+    lines.append("")
+    # A column for what the vocabulary interprets: const beside enum, bounds and branches.
+    head = ["parameter", "type", "required", "enum / const" if "const" in vocabulary.interpreted else "enum"]
+    wide = bool(vocabulary.bounds) or bool({"anyOf", "oneOf"} & vocabulary.interpreted)
+    if wide:
+        head.append("bounds and branches")
     if explanation.rows:
         rows = [
-            (r.parameter, r.type, "yes" if r.required else "", r.values, r.enforced) for r in explanation.rows
+            (r.parameter, r.type, "yes" if r.required else "", r.values, *([r.enforced] if wide else []))
+            for r in explanation.rows
         ]
-        lines.append(table(("parameter", "type", "required", "enum / const", "bounds and branches"), rows))
+        lines.append(table(tuple(head), rows))
     else:
         lines.append("(no parameters)")
+    lines.append("other top-level parameters: " + ("rejected" if explanation.closed else "accepted"))
     lines.append("")
     return "\n".join(lines + _unenforced_and_notes(explanation.not_enforced, explanation.notes))
 
 
 def _unenforced_and_notes(not_enforced: Sequence[tuple[str, str, str]], notes: Sequence[str]) -> list[str]:
-    """The closing lines of both modes' explanations: what is not enforced and why, then notes."""
+    """The closing lines of an explanation: what is not enforced and why, then notes."""
     if not not_enforced:
         lines = ["declared but not enforced: nothing"]
     else:
@@ -362,13 +274,4 @@ def _unenforced_and_notes(not_enforced: Sequence[tuple[str, str, str]], notes: S
     return lines
 
 
-__all__ = [
-    "DeclarationError",
-    "Explanation",
-    "ExtendedExplanation",
-    "UnknownTool",
-    "explain",
-    "explain_extended",
-    "render",
-    "render_extended",
-]
+__all__ = ["DeclarationError", "Explanation", "UnknownTool", "explain", "render"]

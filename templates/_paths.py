@@ -2,7 +2,7 @@
 
 Standard library only; copied into a package generated with `--keywords extended`. Each
 module's collector is generated code (one function per group it visits, templates/
-collector_extended.j2); what is shared lives here and reads no schema: rendering a path,
+collector.j2); what is shared lives here and reads no schema: rendering a path,
 making an issue (worded by `_support`, the one place of message wording), keeping identical
 issues once, E5's closest branch over candidate lists, exact decimal arithmetic for
 `multipleOf`, uniqueItems' repeat, and handing the issues to the four lists of a collector.
