@@ -97,7 +97,9 @@ class Call:
     fast: FastValue | None = None
     direct: bool = False  # from a direct function to the callee's direct form
     collect_name: str = ""  # the callee's direct form, when `direct`
-    resume: str | None = None  # a member of the arguments validate() tests: its name
+    # A member of the arguments validate() tests (its name), up to the last one visited by a
+    # call: the collector counts them off to know which were proven valid (see _resume).
+    resume: str | None = None
     # A direct call of a visit that is one exact type test and nothing else: written in place
     # (`if type(w) is not str and ...: _s.wrong_type(...)`), as the subset collector does, so
     # that such helpers, shared by content and named by a first user, never exist.
@@ -106,6 +108,12 @@ class Call:
     enum: ValueTest | None = None  # the enum the visit tests after the exact type, if any
     type_head: str = ""  # at the top level: the constant of its type line up to the type found
     invalid_line: str = ""  # at the top level: the constant of its enum's whole "invalid" line
+    tested: str = ""  # at the top level: the one exact type a visit tests first, tested before it
+
+    @property
+    def tested_type(self) -> str:
+        """The Python type of the `tested` JSON type, when it is one."""
+        return _EXACT.get(self.tested, "")
 
     @property
     def exact_type(self) -> str:
@@ -696,8 +704,14 @@ class CollectorPlan:
             o.missing_lines[name] = self._constant(
                 ("missing_line", name), f"{name}_missing", lambda n, m=name: Constant(n, "missing_line", m)
             )
+        by_name = {f.name: f for f in self.functions}
         for name, call in o.properties:
-            if call.exact:
+            callee = by_name[call.function]
+            if not call.exact and call.direct and callee.exact:
+                # a visit whose first test is one exact type: that test is written here too,
+                # with its line's constant; the visit runs for a value of that type only
+                call.tested, call.expected = callee.exact, callee.pre[0].expected
+            if call.exact or call.tested:
                 head = (name, call.expected)
                 call.type_head = self._constant(
                     ("type_head", head), f"{name}_type", lambda n, h=head: Constant(n, "type_head", h)
@@ -728,11 +742,16 @@ class CollectorPlan:
             return {}
         if [name for name, _ in body.objects.properties if name in names] != names:
             return {}
+        # Only a member visited by a call is skipped: one written in place is tested again,
+        # which costs less than counting it off. So an object of such members only (most
+        # tools) counts nothing.
+        tested = [(name, call) for name, call in body.objects.properties if name in names]
+        if all(call.exact for _, call in tested):
+            return {}
         found: dict[str, int] = {}
-        for name, call in body.objects.properties:
-            if name in names:
-                found[name] = names.index(name)
-                call.resume = name
+        for name, call in tested:
+            found[name] = names.index(name)
+            call.resume = name
         return found
 
     @property

@@ -1,8 +1,8 @@
 """The keyword refusals of spec section 7 that both modes apply wherever they read a schema.
 
-Each function returns the (JSON pointer, reason) to refuse, or None: the subset checker
-(generator/check.py) and extended mode's analysis (generator/schema_graph.py) raise them with
-their own file and base pointer, so the texts are the same, byte for byte, in both modes.
+Each function returns the (JSON pointer, reason) to refuse, or None: the schema graph
+(generator/schema_graph.py) raises them with the file and base pointer, the same texts in
+every vocabulary.
 """
 
 from __future__ import annotations

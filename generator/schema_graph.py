@@ -1,22 +1,22 @@
-"""Static analysis of one declaration for extended mode (`--keywords extended`, extended.md).
+"""Static analysis of one declaration in its vocabulary (validation.md, extended.md).
 
-`analyse(file, parameters)` checks every schema that extended mode interprets (E8 refusals,
-raised as `DeclarationError` at the first one, as in subset mode), resolves local `$ref`s
+`analyse(file, parameters)` checks every schema that the vocabulary interprets (§7 and E8
+refusals, raised as `DeclarationError` at the first one), resolves local `$ref`s
 (E3), refuses in-place cycles, builds each schema's group (E4) with its combinators and
 their branches' groups (E5), finds the groups reached recursively through `properties`,
 `items` or `additionalProperties`, and collects the E8 warnings as structured records.
 
 Schemas are named by their RFC 6901 JSON pointer from the `parameters` root ("" is the root,
 "/$defs/Node", "/properties/a~1b"); refusals and warnings name the pointer inside the file
-(`base` + that pointer), as the subset refusals do. Nothing here reads generator/ beyond
+(`base` + that pointer). Nothing here reads generator/ beyond
 errors.py: the lowering consumes the returned `SchemaGraph`.
 
-Readings of the spec (see also the README section on extended mode):
+Readings of the spec (see also docs/extended.md):
 * A boolean subschema (`true` or `false`) contributes nothing to a group (E4): its group is
   empty. `additionalProperties: true|false` keeps its own meaning and is not a subschema.
 * A schema met twice in one group (`allOf: [{$ref: A}, {$ref: A}]`) is kept once, at its first
   place: applying it again could only repeat identical issues, which E4 records once.
-* Every schema extended mode interprets is checked, also where a declared `type` makes a
+* Every schema the vocabulary interprets is checked, also where a declared `type` makes a
   keyword unreachable (`{"type": "string", "properties": {"x": {"type": "strin"}}}` is refused).
 * The top-level rules of validation.md §7 (type "object", no enum, and E8's no const) apply to
   every schema of the root's group known before any combinator, since all of them are applied
@@ -894,7 +894,7 @@ def analyse(
     pattern_check: PatternCheck | None = None,
     vocabulary: Vocabulary = EXTENDED,
 ) -> SchemaGraph:
-    """Check one declaration's `parameters` for extended mode and describe its schemas.
+    """Check one declaration's `parameters` in `vocabulary` and describe its schemas.
 
     `base` is where `parameters` sits inside the file (Declaration.pointer). `pattern_check`
     judges each distinct pattern (generator/patterns.py's translate); without it patterns are

@@ -135,7 +135,7 @@ def test_every_command_works_in_a_users_project_from_a_subfolder(venv: Path, tmp
     assert sorted(p.name for p in (project / "app" / "validators").glob("*.py")) == [
         "__init__.py",
         "_declarations.py",
-        "_extended.py",
+        "_paths.py",
         "_support.py",
         "get_weather_e33637ee.py",
         "get_weather_e33637ee_declaration.py",
