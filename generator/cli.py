@@ -220,7 +220,7 @@ def _generate(ctx: click.Context, options: Settings, check: bool, strict: bool, 
     # Imported here: the compiler (jinja2, black) costs a third of a second to import, which
     # the reading commands (validate, explain, audit) should not pay.
     from generator.build import build, fingerprint
-    from generator.verified import Record
+    from generator.verified import Record, long_lived
     from generator.write import OutputError, Staging, check_output_folder, locked
 
     started = time.perf_counter()
@@ -243,6 +243,7 @@ def _generate(ctx: click.Context, options: Settings, check: bool, strict: bool, 
             # What this run reads it records (beside the package, generator/verified.py), so
             # the next run need not read it again unless it changed.
             record = Record(out, fingerprint(options.keywords))
+            stack.enter_context(long_lived())  # the record's entries: never scanned for cycles
             result = build(
                 schemas,
                 reuse=out,

@@ -10,7 +10,6 @@ margin (2 s) would make these tests wait."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import marshal
 import os
@@ -30,6 +29,7 @@ from tests.test_scale_edits import cold, edit, generate, jobs, some_declarations
 __all__ = ["jobs"]  # the fixture, serial and pooled
 
 READ = module_name("Read")
+WRITE = module_name("Write")
 
 
 @pytest.fixture(autouse=True)
@@ -152,9 +152,9 @@ def test_a_missing_or_damaged_record_only_costs_reads(tmp_path: Path) -> None:
 
 def _resealed(path: Path, change: Callable[[Any], Any]) -> None:
     """A record changed inside, with a checksum that holds: only its content can refuse it."""
-    data = marshal.loads(path.read_bytes()[32:])
-    payload = marshal.dumps(change(data))
-    path.write_bytes(hashlib.sha256(payload).digest() + payload)
+    data = verified._chunk(path.read_bytes(), 0)
+    assert data is not None
+    path.write_bytes(verified._sealed(marshal.dumps(change(data))))
 
 
 def test_an_edit_reads_only_the_edited_declaration_and_the_index(
@@ -222,3 +222,131 @@ def test_a_declaration_changed_between_the_passes_is_refused_with_nothing_writte
     assert generate(schemas, out).exit_code == 0
     expected, _ = cold(schemas, out)
     assert tree(out) == expected
+
+
+@pytest.fixture
+def slack(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Appends until the slack reaches the whole record: an edit of a 4-tool package leaves
+    a quarter of its entries stale, which the real share (1/4) would rewrite at once."""
+    monkeypatch.setattr(verified, "_SLACK", 1)
+
+
+def record_file(tmp_path: Path) -> Path:
+    return tmp_path / ".toolgen-cache" / "pkg.record"
+
+
+def loaded(out: Path) -> verified.Record:
+    from generator.build import fingerprint
+
+    return verified.Record(out, fingerprint())
+
+
+def test_a_run_that_learns_entries_appends_them_as_one_chunk(tmp_path: Path, slack: None) -> None:
+    schemas, out = checked_package(tmp_path)
+    before = record_file(tmp_path).read_bytes()
+    appended = loaded(out)._appended
+    edit(schemas / "Read.json", " (edited)")
+    assert generate(schemas, out).exit_code == 0
+    assert generate(schemas, out, "--check").exit_code == 0  # reads and records the new files
+    after = record_file(tmp_path).read_bytes()
+    assert len(after) > len(before) and after.startswith(before)  # appended, not rewritten
+    record = loaded(out)
+    assert record._appended == appended + len(after) - len(before)
+    assert vouched(out, f"{READ}.py") and vouched(out, f"{READ}_declaration.py")
+    # A run that learns nothing leaves the record as it is.
+    assert generate(schemas, out, "--check").exit_code == 0
+    assert record_file(tmp_path).read_bytes() == after
+    expected = tree(out)
+    fresh, _ = cold(schemas, out)
+    assert expected == fresh
+
+
+def test_a_hand_edit_of_a_file_an_appended_chunk_vouched_for_is_caught(tmp_path: Path, slack: None) -> None:
+    schemas, out = checked_package(tmp_path)
+    edit(schemas / "Read.json", " (edited)")
+    assert generate(schemas, out).exit_code == 0
+    assert generate(schemas, out, "--check").exit_code == 0
+    assert loaded(out)._appended > 0
+    expected = tree(out)
+    module = out / f"{READ}.py"
+    assert vouched(out, module.name)
+    same_size_edit(module, b"return None", b"return 0   ")
+    assert not vouched(out, module.name)
+    drift = generate(schemas, out, "--check")
+    assert drift.exit_code == 1
+    assert "\n-            return 0   \n+            return None\n" in drift.output
+    assert generate(schemas, out).exit_code == 0
+    assert tree(out) == expected
+
+
+def test_a_damaged_last_chunk_is_ignored_and_the_record_written_whole(tmp_path: Path, slack: None) -> None:
+    schemas, out = checked_package(tmp_path)
+    edit(schemas / "Read.json", " (edited)")
+    assert generate(schemas, out).exit_code == 0
+    assert generate(schemas, out, "--check").exit_code == 0
+    path = record_file(tmp_path)
+    path.write_bytes(path.read_bytes()[:-3])  # a run killed while appending
+    record = loaded(out)
+    assert record._whole  # written whole by the next save
+    assert vouched(out, f"{WRITE}.py")  # the first chunk still holds
+    assert not vouched(out, f"{READ}.py")  # its entry was in the damaged chunk
+    expected = tree(out)
+    assert generate(schemas, out, "--check").exit_code == 0
+    record = loaded(out)
+    assert not record._whole and record._appended == 0  # one chunk again
+    assert vouched(out, f"{READ}.py") and vouched(out, f"{WRITE}.py")
+    assert tree(out) == expected
+
+
+def chunks(path: Path) -> int:
+    """How many chunks the record holds (every one sound)."""
+    raw, position, count = path.read_bytes(), 0, 0
+    while position < len(raw):
+        assert verified._chunk(raw, position) is not None
+        position += 40 + int.from_bytes(raw[position + 32 : position + 40], "little")
+        count += 1
+    return count
+
+
+def test_a_record_past_its_slack_is_written_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    schemas, out = checked_package(tmp_path)
+    monkeypatch.setattr(verified, "_SLACK", 10**9)  # any appended chunk is too much
+    seen = set()
+    for step in range(2):
+        edit(schemas / "Read.json", f" (edit {step})")
+        assert generate(schemas, out).exit_code == 0
+        seen.add(chunks(record_file(tmp_path)))
+        assert generate(schemas, out, "--check").exit_code == 0
+        seen.add(chunks(record_file(tmp_path)))
+    assert seen == {1, 2}  # one chunk appended, then the record written whole by the next save
+    assert vouched(out, f"{READ}.py")
+    expected = tree(out)
+    fresh, _ = cold(schemas, out)
+    assert expected == fresh
+
+
+def test_long_lived_freezes_the_heap_only_for_the_block_and_only_when_nothing_else_did() -> None:
+    import gc
+
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    with verified.long_lived():
+        assert gc.get_freeze_count() > 0
+    assert gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with verified.long_lived():
+            pass
+        assert gc.get_freeze_count() == frozen  # someone else's freeze is left alone
+    finally:
+        gc.unfreeze()
+
+
+def test_the_package_digest_sorting_names_is_the_headers_digest() -> None:
+    from generator import header
+    from generator.build import _digest
+
+    # Names that are prefixes of others, and characters below and above the separator's.
+    shas = {"a": "1", "a.b": "2", "ab": "3", "a_b": "4", "b": "5", "A": "6", "a\tb": "7", "é": "8"}
+    assert _digest(shas) == header.package_digest(shas.items())
+    assert _digest(dict(reversed(list(shas.items())))) == header.package_digest(shas.items())
