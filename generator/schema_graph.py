@@ -757,10 +757,10 @@ class _Analysis:
             closure = [self.schemas[m] for m in pointers]
             if not closure:
                 continue
-            object_like = any(object_like(s) for s in closure)
+            objectish = any(object_like(s) for s in closure)
             opening = self.vocabulary.opening
             opened = sorted({k for s in closure for k in s if k in opening} | self.opened_by_ref(pointers))
-            if object_like and opened:
+            if objectish and opened:
                 self.warn(
                     entry,
                     "keys_unchecked",
@@ -775,7 +775,7 @@ class _Analysis:
             empty = not any(
                 s.get("properties") or s.get("required") or "additionalProperties" in s for s in closure
             )
-            if entry and object_like and not opened and not excluded and empty:
+            if entry and objectish and not opened and not excluded and empty:
                 self.warn(
                     entry,
                     "accepts_only_empty",
