@@ -153,14 +153,18 @@ from generator.format import MODE
 from generator.load import read_all
 from generator.lower import lower
 from generator.plan import plan
-from generator.render import SUPPORT, environment, render_declarations, render_init, render_tool
+from generator.render import (
+    PATHS, SUPPORT, environment, render_declaration, render_declarations, render_init, render_tool,
+)
 schemas, final = Path(sys.argv[1]), Path(sys.argv[2])
 declarations = read_all(schemas)
 tools = [lower(d, *check(d)) for d in declarations]
 env = environment()
+# every file build() renders: a validator and a declaration module a tool, then the package's own
 rendered = [render_tool(env, plan(t)) for t in tools]
-rendered += [SUPPORT.read_text("utf-8"), render_declarations(env, declarations)]
-rendered += [render_init(env, {t.tool: t.module for t in tools})]
+rendered += [render_declaration(env, d) for d in declarations]
+rendered += [SUPPORT.read_text("utf-8"), PATHS.read_text("utf-8")]
+rendered += [render_declarations(env, {t.tool: t.module for t in tools}), render_init(env)]
 started = time.perf_counter()
 for source in rendered:
     black.format_str(source, mode=MODE)
