@@ -31,6 +31,8 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any, Protocol
 
+import jinja2
+
 from generator import header as hdr
 from generator.check import check
 from generator.command import BUILT_IN, Target, regenerate_command
@@ -529,7 +531,7 @@ def _lowered(
     return module, checked.notices
 
 
-def _rendered(env: Any, declaration: Declaration, vocabulary: Vocabulary) -> str:
+def _rendered(env: jinja2.Environment, declaration: Declaration, vocabulary: Vocabulary) -> str:
     """One tool module's body, unformatted: check, lower, plan, render."""
     graph, checked = check(declaration, vocabulary)
     return render_tool(env, plan(lower(declaration, graph, checked)))

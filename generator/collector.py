@@ -108,12 +108,9 @@ class Call:
     enum: ValueTest | None = None  # the enum the visit tests after the exact type, if any
     type_head: str = ""  # at the top level: the constant of its type line up to the type found
     invalid_line: str = ""  # at the top level: the constant of its enum's whole "invalid" line
-    tested: str = ""  # at the top level: the one exact type a visit tests first, tested before it
-
-    @property
-    def tested_type(self) -> str:
-        """The Python type of the `tested` JSON type, when it is one."""
-        return _EXACT.get(self.tested, "")
+    # With `exact`: the callee still runs when the type holds (at the top level, a visit whose
+    # first test is that one exact type has it written here, with its line's constant).
+    visits: bool = False
 
     @property
     def exact_type(self) -> str:
@@ -302,8 +299,8 @@ class CollectorPlan:
         self._settle()
         self.root.root = True
         self._directs()
-        self.resume = self._resume()
         self._top_level_lines()
+        self.resume = self._resume()
 
     # ---------- names ----------
 
@@ -708,10 +705,8 @@ class CollectorPlan:
         for name, call in o.properties:
             callee = by_name[call.function]
             if not call.exact and call.direct and callee.exact:
-                # a visit whose first test is one exact type: that test is written here too,
-                # with its line's constant; the visit runs for a value of that type only
-                call.tested, call.expected = callee.exact, callee.pre[0].expected
-            if call.exact or call.tested:
+                call.exact, call.expected, call.visits = callee.exact, callee.pre[0].expected, True
+            if call.exact:
                 head = (name, call.expected)
                 call.type_head = self._constant(
                     ("type_head", head), f"{name}_type", lambda n, h=head: Constant(n, "type_head", h)
@@ -746,7 +741,7 @@ class CollectorPlan:
         # which costs less than counting it off. So an object of such members only (most
         # tools) counts nothing.
         tested = [(name, call) for name, call in body.objects.properties if name in names]
-        if all(call.exact for _, call in tested):
+        if all(call.exact and not call.visits for _, call in tested):
             return {}
         found: dict[str, int] = {}
         for name, call in tested:
@@ -865,7 +860,7 @@ _LISTS = ("mis", "une", "typ", "inv")  # missing, unexpected, type, invalid: the
 def _filled(call: Call) -> set[str]:
     """The lists a descent fills: every one passed on, but one written in place (a type test,
     and its enum) fills only its own."""
-    if not call.exact:
+    if not call.exact or call.visits:
         return {"mis", "une", "typ", "inv"}
     return {"typ", "inv"} if call.enum else {"typ"}
 

@@ -108,3 +108,17 @@ def test_unknown_tool_suggests_close_names() -> None:
 def test_explain_in_a_real_process() -> None:
     done = run_process("explain", "AskUserQuestion")
     assert (done.returncode, done.stdout, done.stderr) == (0, ASK_USER_QUESTION, "")
+
+
+def test_a_group_accepts_other_keys_when_any_of_its_schemas_does(tmp_path: Path) -> None:
+    # E4c: additionalProperties true in one allOf branch admits undeclared keys for the group.
+    branches = [{"properties": {"a": {"type": "string"}}}, {"additionalProperties": True}]
+    schema = {"type": "object", "allOf": branches}
+    (tmp_path / "g.json").write_text(json.dumps({"name": "G", "inputSchema": schema}), "utf-8")
+    result = explain("G", "--keywords", "extended", "--schemas", str(tmp_path))
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[3:6] == [
+        "parameter  type    required  enum / const  bounds and branches",
+        "a          string",
+        "other top-level parameters: accepted",
+    ]

@@ -227,10 +227,9 @@ class _Walk:
 
 
 def _open(group: list[Node]) -> bool:
-    """Undeclared keys are accepted (additionalProperties true or a schema in each object of
-    the group): absent, it rejects them (validation.md section 2)."""
-    objects = [g for g in group if g.object_like]
-    return bool(objects) and all(g.extra is True or isinstance(g.extra, str) for g in objects)
+    """Undeclared keys are accepted: some schema of the group says additionalProperties true,
+    or gives them a schema (extended.md E4c); absent everywhere, they are rejected."""
+    return any(g.extra is True or isinstance(g.extra, str) for g in group)
 
 
 def render(explanation: Explanation) -> str:
