@@ -25,7 +25,7 @@ import os
 import stat
 import tokenize
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
@@ -62,7 +62,7 @@ from generator.render import (
     render_init,
     render_tool,
 )
-from generator.verified import Record
+from generator.verified import Identity, Record, Tool, identity
 from generator.vocabulary import VOCABULARIES, Vocabulary
 
 GENERATOR = Path(__file__).resolve().parent
@@ -111,7 +111,6 @@ def fingerprint(keywords: str = "subset") -> str:
 
 DECLARATION = "_declaration"  # `<module>_declaration.py`: one tool's declaration
 
-
 @dataclass(frozen=True)
 class Entry:
     """One accepted tool, as pass 1 leaves it: what the index and the headers need, no IR."""
@@ -123,7 +122,9 @@ class Entry:
     position: int  # among the tools of its file, from 0
     listed: bool  # one of many tools in its file
     notices: tuple[Notice, ...]
-    reused: bool  # its files are taken from the disk as they are
+    # For each of `files`, its body sha256 when the file on disk is the one this run would
+    # write (taken as it is, unrendered), else None.
+    kept: tuple[str | None, str | None]
 
     @property
     def files(self) -> tuple[str, str]:
@@ -180,7 +181,8 @@ def build(
     rendered or written; the second renders and formats the changed tools one by one and
     hands each file to `sink` as soon as it is formatted (with a sink, Build.files is
     empty: the run holds hashes, not texts). `record`, the record of verified files of
-    `reuse` (generator/verified.py), spares reading the files whose identity it has seen."""
+    `reuse` (generator/verified.py, made for `command`), spares reading and parsing the
+    files whose identity it has seen."""
     vocabulary = keywords if isinstance(keywords, Vocabulary) else VOCABULARIES.get(keywords)
     if vocabulary is None:
         raise ValueError(f"unknown keyword mode {keywords!r}")
@@ -189,21 +191,21 @@ def build(
         root = project_root(Path.cwd().resolve())
         target = Target(schemas_dir, reuse if reuse is not None else BUILT_IN.out, keywords)
         command = regenerate_command(target, BUILT_IN, root, root)
-    current = fingerprint(keywords)
-    with _no_collection():
-        trusted = _trusted(reuse, current, record) if reuse is not None else {}
-    entries, warnings, sources = _accepted(schemas_dir, vocabulary, trusted, command, record)
+    assert record is None or record.command == command
+    entries, warnings, sources, read = _accepted(
+        schemas_dir, vocabulary, reuse, fingerprint(keywords), command, record
+    )
     collect = _Collect(reuse) if sink is None else None
     out = sink if sink is not None else collect
     assert out is not None
-    rendered = _emit(entries, sources, trusted, command, vocabulary, display_name(schemas_dir), out)
+    rendered = _emit(entries, sources, read, command, vocabulary, display_name(schemas_dir), out)
     return Build(collect.files if collect is not None else {}, tuple(entries), tuple(warnings), rendered)
 
 
 def _emit(
     entries: list[Entry],
     sources: dict[str, tuple[Path, str]],
-    trusted: dict[str, hdr.Header],
+    read: dict[str, Read],
     command: str,
     vocabulary: Vocabulary,
     index_source: str,
@@ -232,6 +234,13 @@ def _emit(
         while waiting and waiting[0][1] is None:
             sink.keep(waiting.popleft()[0])
 
+    def keep(name: str, body_sha: str) -> None:
+        bodies[name] = body_sha
+        if waiting:  # behind a file being formatted: in order
+            waiting.append((name, None, None, None))
+        else:
+            sink.keep(name)
+
     def place(
         name: str,
         source: str,
@@ -239,10 +248,9 @@ def _emit(
         body: str | Callable[[], str],
         extra: tuple[tuple[str, str], ...] = (),
     ) -> None:
-        found = trusted.get(name)
-        if found is not None and found.matches(source, source_sha, command, extra):
-            bodies[name] = found.body_sha256
-            waiting.append((name, None, None, None))
+        found = read.get(name)
+        if found is not None and found[0].matches(source, source_sha, command, extra):
+            keep(name, found[0].body_sha256)
         else:
             formatter.submit(name, body() if callable(body) else body)
             waiting.append((name, source, source_sha, extra))
@@ -252,13 +260,11 @@ def _emit(
     try:
         current: tuple[str, list[Declaration]] = ("", [])
         for entry in entries:
-            if entry.reused:  # pass 1 found both files on disk, naming this very source
-                for name in entry.files:
-                    bodies[name] = trusted[name].body_sha256
-                    if waiting:  # behind a file being formatted: in order
-                        waiting.append((name, None, None, None))
-                    else:
-                        sink.keep(name)
+            tool_file, declaration_file = entry.files
+            tool_body, declaration_body = entry.kept
+            if tool_body is not None and declaration_body is not None:  # both as they are on disk
+                keep(tool_file, tool_body)
+                keep(declaration_file, declaration_body)
                 continue  # (no text of its own: the next render or the end drains the queue)
             if current[0] != entry.source:  # read again: a run holds no file's bytes
                 data = _reread(*sources[entry.source], entry.source)
@@ -271,9 +277,16 @@ def _emit(
             def served(declaration: Declaration = declaration) -> str:
                 return render_declaration(env, declaration)
 
-            tool_file, declaration_file = entry.files
-            place(tool_file, entry.source, entry.source_sha, body)
-            place(declaration_file, entry.source, entry.source_sha, served, _declaration_fields(entry))
+            if tool_body is not None:
+                keep(tool_file, tool_body)
+            else:
+                place(tool_file, entry.source, entry.source_sha, body)
+            if declaration_body is not None:
+                keep(declaration_file, declaration_body)
+            else:
+                notes = tuple(_note(n) for n in entry.notices)
+                extra = _declaration_fields((entry.tool, entry.module, entry.position, entry.listed, notes))
+                place(declaration_file, entry.source, entry.source_sha, served, extra)
         # Plain Python files copied as they are: the wording, and the list visits' helpers.
         for copied in (SUPPORT, PATHS):
             text = copied.read_bytes()
@@ -300,102 +313,164 @@ def _emit(
     return tuple(rendered)
 
 
-def _declaration_fields(entry: Entry) -> tuple[tuple[str, str], ...]:
+def _note(notice: Notice) -> tuple[str, str, str, tuple[str, ...]]:
+    """A warning as headers and the record keep it (its file and tool are the entry's)."""
+    return notice.pointer, notice.kind, notice.reason, notice.keywords
+
+
+def _declaration_fields(tool: Tool) -> tuple[tuple[str, str], ...]:
     """The header fields of a declaration module past its source: enough to take the tool
     back from the disk without reading its declaration (name, place in its file, warnings)."""
-    fields = [("Tool", py_literal(entry.tool))]
-    if entry.listed:
-        fields.append(("Position", str(entry.position)))
-    if entry.notices:
-        notices = tuple((n.pointer, n.kind, n.reason, n.keywords) for n in entry.notices)
-        fields.append(("Warnings", py_literal(notices)))
+    name, _, position, listed, notes = tool[:_VALIDATOR]
+    fields = [("Tool", py_literal(name))]
+    if listed:
+        fields.append(("Position", str(position)))
+    if notes:
+        fields.append(("Warnings", py_literal(notes)))
     return tuple(fields)
+
+
+Read = tuple[hdr.Header, os.stat_result]  # a package file's header, and its status when read
+
+# Where a tool in the record's form (generator/verified.py) holds the identity and body
+# sha256 of its validator module, and of its declaration module.
+_VALIDATOR, _SERVED = 5, 7
 
 
 def _accepted(
     schemas_dir: Path,
     vocabulary: Vocabulary,
-    trusted: dict[str, hdr.Header],
+    out: Path | None,
+    current: str,
     command: str,
-    record: Record | None = None,
-) -> tuple[list[Entry], list[Notice], dict[str, tuple[Path, str]]]:
+    record: Record | None,
+) -> tuple[list[Entry], list[Notice], dict[str, tuple[Path, str]], dict[str, Read]]:
     """Pass 1: every tool, checked and lowered where its file changed, else taken from the
-    package on disk; raises every refusal of the run at once.
+    record of verified files or the package on disk; raises every refusal of the run at once.
 
     One refusal per file that cannot be read as declarations, else one per refused tool
     (its first: what the checker finds past it may only follow from it), in file order.
-    Returns the tools, the warnings and the path and sha256 of each changed file (pass 2
-    reads it again rather than holding every changed file's bytes)."""
+    Returns the tools, the warnings, the path and sha256 of each file with a tool to render
+    (pass 2 reads it again rather than holding every changed file's bytes), and the headers
+    read of the package on disk."""
+    files = _schema_files(schemas_dir)
+    with _no_collection():
+        known = [record.source(label) if record is not None else None for _, label, _ in files]
+        vouched, read = _on_disk(out, current, known, record)
+    told = _recorded(read, command)
     entries: list[Entry] = []
     warnings: list[Notice] = []
     sources: dict[str, tuple[Path, str]] = {}
     refusals: list[DeclarationError] = []
-    names: dict[str, Declaration] = {}
+    names: dict[str, Declaration | str] = {}  # tool -> where it is (a file's name: a tool taken as it is)
     modules: dict[str, str] = {}
-    with _no_collection():
-        recorded = _recorded(trusted, command, record)
-    for name, file, item in _schema_files(schemas_dir):
+    for (file_name, file, item), entry in zip(files, known, strict=True):
         status: os.stat_result | None = None
-        sha: str | None = None
+        with contextlib.suppress(OSError):
+            status = item.stat()  # before the read: a change after it is a new identity
         data: bytes | None = None
-        if record is not None:
-            with contextlib.suppress(OSError):
-                status = item.stat()  # before the read: a change after it is a new identity
-            sha = record.source(file, status) if status is not None else None
-        if sha is None:
-            path = schemas_dir / name
+        if entry is not None and status is not None and entry[0] == identity(status):
+            seen, sha = entry[0], entry[1]
+        else:
+            seen = record.seen(status) if record is not None and status is not None else None
             try:
-                data = read_source(path, file)
+                data = read_source(schemas_dir / file_name, file)
             except DeclarationError as exc:
                 refusals.append(exc)
                 continue
             sha = hashlib.sha256(data).hexdigest()
-            if record is not None and status is not None:
-                record.note_source(file, status, sha)
-        kept = _kept(recorded.get(file, ()), sha, names, modules)
-        if kept is not None:
-            for entry in kept:
-                names[entry.tool] = Declaration(file, sha, entry.tool, None, None)
-                modules[entry.module] = file
-                warnings.extend(entry.notices)
-            entries.extend(kept)
-            continue
-        try:
-            path = schemas_dir / name
-            if data is None:  # known to the record, but not kept: read it after all
-                data = read_source(path, file)
-                sha = hashlib.sha256(data).hexdigest()
-            found = declarations_in(data, file)
-        except DeclarationError as exc:
-            refusals.append(exc)
-            continue
-        sources[file] = (path, sha)
-        del data
-        for position, declaration in enumerate(found):
-            named = declaration.name if declaration.listed else ""
+        tools: tuple[Tool, ...] | None = entry[2] if entry is not None and entry[1] == sha else None
+        tools = tools if tools is not None else _told_tools(told.get(file), sha)
+        # A name or module an earlier file took: the file is read, so the refusal has a cold run's words.
+        if tools is None or any(t[0] in names or t[1] in modules for t in tools):
             try:
-                module, notices = _lowered(declaration, vocabulary, names, modules)
+                if data is None:  # known, but not kept: read it after all
+                    data = read_source(schemas_dir / file_name, file)
+                    sha = hashlib.sha256(data).hexdigest()
+                found = declarations_in(data, file)
             except DeclarationError as exc:
-                refusals.append(exc.of_tool(named))
+                refusals.append(exc)
                 continue
-            # Only its name and where it is are needed past here (a later clash names them).
-            names[declaration.name] = dataclasses.replace(declaration, parameters=None, raw=None)
-            notices = tuple(dataclasses.replace(n, tool=named) for n in notices)
+            tools = _checked(found, vocabulary, names, modules, refusals)
+        del data
+        kept: list[Tool] = []
+        for tool in tools:
+            name, module, position, listed, notes = tool[:_VALIDATOR]
+            validator, served = f"{module}.py", f"{module}{_DECLARATION_FILE}"
+            if vouched.get(validator) is not tool or vouched.get(served) is not tool:
+                source = (file, sha, command)  # what the headers of its files name
+                on_disk = (
+                    *_found(validator, tool, _VALIDATOR, vouched, read, source, record),
+                    *_found(served, tool, _SERVED, vouched, read, source, record),
+                )
+                tool = (*tool[:_VALIDATOR], *on_disk)
+            kept.append(tool)
+            notices = tuple(Notice(file, p, k, r, w, name if listed else "") for p, k, r, w in notes)
             warnings.extend(notices)
-            entries.append(
-                Entry(declaration.name, module, file, sha, position, declaration.listed, notices, False)
-            )
+            entries.append(Entry(name, module, file, sha, position, listed, notices, (tool[6], tool[8])))
+            names.setdefault(name, file)
+            modules[module] = file
+            if tool[6] is None or tool[8] is None:
+                sources[file] = (schemas_dir / file_name, sha)
+        if record is not None:
+            fresh = (seen, sha, tuple(kept))
+            record.keep(file, entry if fresh == entry else fresh)
     if len(refusals) == 1:
         raise refusals[0]
     if refusals:
         raise Refusals(refusals)
-    return entries, warnings, sources
+    return entries, warnings, sources, read
+
+
+def _checked(
+    found: list[Declaration],
+    vocabulary: Vocabulary,
+    names: dict[str, Declaration | str],
+    modules: dict[str, str],
+    refusals: list[DeclarationError],
+) -> tuple[Tool, ...]:
+    """The tools of a file read and parsed, checked (nothing is lowered: pass 2 does that when
+    it renders a module, so a run never holds every tool's IR); refusals go to `refusals`."""
+    tools: list[Tool] = []
+    for position, declaration in enumerate(found):
+        named = declaration.name if declaration.listed else ""
+        try:
+            module, notices = _lowered(declaration, vocabulary, names, modules)
+        except DeclarationError as exc:
+            refusals.append(exc.of_tool(named))
+            continue
+        # Only its name and where it is are needed past here (a later clash names them).
+        names[declaration.name] = dataclasses.replace(declaration, parameters=None, raw=None)
+        notes = tuple(_note(n) for n in notices)
+        tools.append((declaration.name, module, position, declaration.listed, notes, None, None, None, None))
+    return tuple(tools)
+
+
+def _found(
+    name: str,
+    tool: Tool,
+    at: int,
+    vouched: dict[str, Tool],
+    read: dict[str, Read],
+    source: tuple[str, str, str],
+    record: Record | None,
+) -> tuple[Identity | None, str | None]:
+    """(identity to record, body sha256) of the file `name` of `tool` (`at`: which of its
+    two) when it is the one this run would write for `source` (file, sha256, command):
+    vouched for by the record's entry of this very tool, or read with that very header;
+    else (None, None): it is rendered."""
+    if vouched.get(name) is tool:
+        return tool[at], tool[at + 1]
+    found = read.get(name)
+    if found is None or not found[0].matches(*source, () if at == _VALIDATOR else _declaration_fields(tool)):
+        return None, None
+    return (record.seen(found[1]) if record is not None else None), found[0].body_sha256
 
 
 @contextlib.contextmanager
 def _no_collection() -> Iterator[None]:
     """The cycle collector paused while a phase makes tens of thousands of plain objects
-    with no cycle among them (headers, entries): it would scan them again and again."""
+    with no cycle among them (the record's entries): it would scan them again and again."""
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -432,93 +507,60 @@ def _reread(path: Path, sha: str, file: str) -> bytes:
     return data
 
 
-def _recorded(
-    trusted: dict[str, hdr.Header], command: str, record: Record | None = None
-) -> dict[str, list[Entry]]:
-    """The tools of the package on disk by source file, from their declaration modules'
-    headers (each with its validator module beside it), in file order. What a header says
-    is decoded once: the record of verified files keeps it (its memo) with the file."""
-    found: dict[str, list[Entry]] = {}
-    for name, header in trusted.items():
-        if not name.endswith(_DECLARATION_FILE) or header.command != command:
-            continue
-        module = name[: -len(_DECLARATION_FILE)]
-        validator = trusted.get(f"{module}.py")
-        fields = header.fields
-        if (
-            validator is None
-            or "Tool" not in fields
-            or validator.fields["Source sha256"] != fields["Source sha256"]
-            or validator.source != header.source
-            or validator.command != command
-        ):
-            continue
-        memo = record.memo(name) if record is not None else None
-        if memo is None:
-            memo = _told(module, fields)
-            if memo is None:
-                continue
-            if record is not None:
-                record.note_memo(name, memo)
-        tool, position, listed, notices = memo
-        entry = Entry(
-            tool,
-            module,
-            header.source,
-            fields["Source sha256"],
-            position,
-            listed,
-            tuple(Notice(header.source, p, k, r, tuple(w), tool if listed else "") for p, k, r, w in notices),
-            True,
-        )
-        found.setdefault(header.source, []).append(entry)
-    for kept in found.values():
-        kept.sort(key=lambda e: e.position)
+def _recorded(read: dict[str, Read], command: str) -> dict[str, list[tuple[str, Tool]]]:
+    """The tools of the package on disk by source file, from the headers of the declaration
+    modules read this run: (the source sha256 named, the tool in the record's form)."""
+    found: dict[str, list[tuple[str, Tool]]] = {}
+    for name, (header, _) in read.items():
+        if name.endswith(_DECLARATION_FILE) and header.command == command and "Tool" in header.fields:
+            tool = _told(name[: -len(_DECLARATION_FILE)], header.fields)
+            if tool is not None:
+                found.setdefault(header.source, []).append((header.fields["Source sha256"], tool))
     return found
+
+
+def _told_tools(told: list[tuple[str, Tool]] | None, sha: str) -> tuple[Tool, ...] | None:
+    """The tools of a file with this sha256 as the headers on disk give them, or None when
+    they cannot be all of them (another sha256 named, a place missing): the file is read."""
+    if not told or any(s != sha for s, _ in told):
+        return None
+    tools = sorted((t for _, t in told), key=lambda t: t[2])
+    return tuple(tools) if [t[2] for t in tools] == list(range(len(tools))) else None
 
 
 _DECLARATION_FILE = f"{DECLARATION}.py"
 
 
-def _told(module: str, fields: dict[str, str]) -> tuple[str, int, bool, tuple[Any, ...]] | None:
-    """(tool, position, listed, warnings) as a declaration module's header fields give them,
-    or None when they cannot be what a run wrote there (the file's declarations are read)."""
+def _told(module: str, fields: dict[str, str]) -> Tool | None:
+    """A tool in the record's form as a declaration module's header fields give it, or None
+    when they cannot be what a run wrote there (the file's declarations are read)."""
     try:
         tool = hdr.str_literal(fields["Tool"])
-        notices = ast.literal_eval(fields["Warnings"]) if "Warnings" in fields else ()
+        notes = ast.literal_eval(fields["Warnings"]) if "Warnings" in fields else ()
         listed = "Position" in fields
         position = int(fields["Position"]) if listed else 0
-        notices = tuple((p, k, r, tuple(w)) for p, k, r, w in notices)
+        notes = tuple((p, k, r, tuple(w)) for p, k, r, w in notes)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return None
     # A module's name is made from its tool's name (generator/names.py): a header naming
     # another tool was edited, and the file's declarations are read instead.
     if not isinstance(tool, str) or module_name(tool) != module:
         return None
-    return tool, position, listed, notices
-
-
-def _kept(
-    recorded: Sequence[Entry], sha: str, names: dict[str, Declaration], modules: dict[str, str]
-) -> list[Entry] | None:
-    """The tools of a file taken from the disk, or None when the file must be read: it
-    changed, or one of its names or modules is taken by an earlier file (reading it gives
-    the refusal its exact words)."""
-    if not recorded or any(e.source_sha != sha for e in recorded):
-        return None
-    if [e.position for e in recorded] != list(range(len(recorded))):
-        return None
-    if any(e.tool in names or e.module in modules for e in recorded):
-        return None
-    return list(recorded)
+    return tool, module, position, listed, notes, None, None, None, None
 
 
 def _lowered(
-    declaration: Declaration, vocabulary: Vocabulary, names: dict[str, Declaration], modules: dict[str, str]
+    declaration: Declaration,
+    vocabulary: Vocabulary,
+    names: dict[str, Declaration | str],
+    modules: dict[str, str],
 ) -> tuple[str, tuple[Notice, ...]]:
     """The module name of an accepted declaration and its warnings (nothing is lowered: pass 2
     does that when it renders the module, so a run never holds every tool's IR)."""
-    refusal = name_refusal(names, declaration)
+    earlier = names.get(declaration.name)
+    if isinstance(earlier, str):  # a tool taken from the disk: all a refusal names is its file
+        names[declaration.name] = Declaration(earlier, "", declaration.name, None, None)
+    refusal = name_refusal(names, declaration)  # type: ignore[arg-type]  # (a Declaration for this name)
     if refusal is not None:
         raise refusal
     _, checked = check(declaration, vocabulary)
@@ -573,43 +615,68 @@ def _read(path: Path) -> tuple[str, os.stat_result] | None:
         os.close(fd)
 
 
-def _trusted(out: Path, current: str, record: Record | None = None) -> dict[str, hdr.Header]:
-    """The files of `out` that may be reused as they are (see the module docstring): their
-    headers only, so that an edit of a large package does not hold its texts. A file whose
-    identity the record of verified files has seen is taken from the record unread."""
-    index = _read(out / "__init__.py")
-    parsed_index = hdr.parse(index[0]) if index is not None else None
-    if parsed_index is None or parsed_index.fields.get("Generator") != current:
-        return {}
-    found: dict[str, hdr.Header] = {}
+def _status(item: os.DirEntry[str]) -> os.stat_result | None:
+    """A package file's own status (never through a symlink), or None when it is gone."""
     try:
-        listing = sorted((e.name, e) for e in os.scandir(out) if e.name.endswith(".py"))
+        return item.stat(follow_symlinks=False)
     except OSError:
-        return {}
-    for name, item in listing:
-        if name == "__init__.py":
+        return None
+
+
+def _on_disk(
+    out: Path | None, current: str, known: list[Any], record: Record | None
+) -> tuple[dict[str, Tool], dict[str, Read]]:
+    """The files of the package on disk that may be taken as they are (see the module
+    docstring), or none: those the record's entries of declaration files (`known`) vouch
+    for, unread (name -> body sha256 and the record's tool they are of), and the headers of
+    the others, read or taken from the record (name -> header and the status it was read
+    with). The package's __init__.py must name this generator's fingerprint and the digest
+    of exactly these files; a file that has our header but not an intact one (edited by
+    hand) makes the whole package render again."""
+    index = _read(out / "__init__.py") if out is not None else None
+    parsed = hdr.parse(index[0]) if index is not None else None
+    if out is None or parsed is None or parsed.fields.get("Generator") != current:
+        return {}, {}
+    try:
+        with os.scandir(out) as listing:
+            items = {e.name: e for e in listing if e.name.endswith(".py") and e.name != "__init__.py"}
+    except OSError:
+        return {}, {}
+    vouched: dict[str, Tool] = {}
+    bodies: dict[str, str] = {}
+    for entry in known:
+        for tool in entry[2] if entry is not None else ():
+            module = tool[1]
+            validator, served = f"{module}.py", f"{module}{_DECLARATION_FILE}"
+            for name, seen, body in ((validator, tool[5], tool[6]), (served, tool[7], tool[8])):
+                item = items.get(name)
+                if item is not None and seen is not None:
+                    status = _status(item)
+                    if status is not None and identity(status) == seen:
+                        vouched[name] = tool
+                        bodies[name] = body
+    read: dict[str, Read] = {}
+    for name, item in items.items():
+        status = None if name in vouched else _status(item)
+        if status is None:
             continue
-        if record is not None:
-            try:
-                known = record.generated(name, item.stat(follow_symlinks=False))
-            except OSError:
-                known = None
-            if known is not None:
-                found[name] = known
+        known_file = record.package_file(name, status) if record is not None else None
+        if known_file is not None:
+            read[name] = (known_file, status)
+        else:
+            got = _read(out / name)
+            if got is None or not got[0].startswith(hdr.HEADER):
                 continue
-        read = _read(out / name)
-        if read is None or not read[0].startswith(hdr.HEADER):
-            continue
-        parsed = hdr.parse(read[0])
-        if parsed is None:
-            return {}  # a generated file edited by hand: render everything again
-        found[name] = parsed.header
-        if record is not None:
-            record.note_generated(name, read[1], parsed.header)
-    recorded = parsed_index.fields.get("Package sha256")
-    if recorded != _digest({name: h.body_sha256 for name, h in found.items()}):
-        return {}
-    return found
+            found = hdr.parse(got[0])
+            if found is None:
+                return {}, {}  # a generated file edited by hand: render everything again
+            read[name] = (found.header, got[1])
+            if record is not None and name.startswith("_"):  # a package file: no tool's module does
+                record.note_package_file(name, got[1], found.header)
+    bodies.update((name, header.body_sha256) for name, (header, _) in read.items())
+    if parsed.fields.get("Package sha256") != _digest(bodies):
+        return {}, {}
+    return vouched, read
 
 
 __all__ = ["Build", "Declaration", "Entry", "Sink", "build", "fingerprint", "module_body", "render_tool"]

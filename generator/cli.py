@@ -242,15 +242,11 @@ def _generate(ctx: click.Context, options: Settings, check: bool, strict: bool, 
             stack.callback(staging.abort)  # temp files of a run that does not commit
             # What this run reads it records (beside the package, generator/verified.py), so
             # the next run need not read it again unless it changed.
-            record = Record(out, fingerprint(options.keywords))
+            command = _regenerate(options)
+            record = Record(out, fingerprint(options.keywords), command)
             stack.enter_context(long_lived())  # the record's entries: never scanned for cycles
             result = build(
-                schemas,
-                reuse=out,
-                keywords=options.keywords,
-                command=_regenerate(options),
-                sink=staging,
-                record=record,
+                schemas, reuse=out, keywords=options.keywords, command=command, sink=staging, record=record
             )
             shown = [w for w in result.warnings if not _is_allowed(w, options.allow)]
             if shown:  # one write, not one per warning: a large catalogue has thousands
@@ -262,8 +258,6 @@ def _generate(ctx: click.Context, options: Settings, check: bool, strict: bool, 
             if strict and shown:
                 _fail(f"{len(shown)} warning(s) under --strict; nothing written")
             todo = staging.plan() if check else staging.commit()
-            if not check:
-                record.forget(todo.changed + todo.missing + todo.orphans)
             if out.is_dir():
                 # Its entries are facts about files as identified, true in any order of saving.
                 record.save()
@@ -324,7 +318,8 @@ def _is_allowed(warning: Notice, allow: frozenset[str]) -> bool:
 def _summary(todo: Plan, result: Build, seconds: float) -> str:
     """`25 tools: 2 changed, 23 unchanged, 0 removed in 0.4s` (new tools count as changed)."""
     written = set(todo.changed + todo.missing)
-    changed = sum(1 for tool in result.tools if written.intersection(tool.files))
+    modules = {name.removesuffix(".py").removesuffix("_declaration") for name in written}
+    changed = sum(1 for tool in result.tools if tool.module in modules and written.intersection(tool.files))
     package = len(written & _SUPPORT_FILES)
     # A removed tool leaves two orphans, its validator and its declaration module.
     removed = {name.removesuffix(".py").removesuffix("_declaration") for name in todo.orphans}
