@@ -169,6 +169,7 @@ def build(
     command: str | None = None,
     sink: Sink | None = None,
     record: Record | None = None,
+    listing: dict[str, os.DirEntry[str]] | None = None,
 ) -> Build:
     """Everything the output package should contain; raises DeclarationError on bad input.
 
@@ -182,7 +183,8 @@ def build(
     hands each file to `sink` as soon as it is formatted (with a sink, Build.files is
     empty: the run holds hashes, not texts). `record`, the record of verified files of
     `reuse` (generator/verified.py, made for `command`), spares reading and parsing the
-    files whose identity it has seen."""
+    files whose identity it has seen; `listing`, the .py files of `reuse` (name -> entry) as
+    the writer listed them under the run's lock, spares listing them again."""
     vocabulary = keywords if isinstance(keywords, Vocabulary) else VOCABULARIES.get(keywords)
     if vocabulary is None:
         raise ValueError(f"unknown keyword mode {keywords!r}")
@@ -193,7 +195,7 @@ def build(
         command = regenerate_command(target, BUILT_IN, root, root)
     assert record is None or record.command == command
     entries, warnings, sources, read = _accepted(
-        schemas_dir, vocabulary, reuse, fingerprint(keywords), command, record
+        schemas_dir, vocabulary, reuse, fingerprint(keywords), command, record, listing
     )
     collect = _Collect(reuse) if sink is None else None
     out = sink if sink is not None else collect
@@ -344,6 +346,7 @@ def _accepted(
     current: str,
     command: str,
     record: Record | None,
+    listing: dict[str, os.DirEntry[str]] | None,
 ) -> tuple[list[Entry], list[Notice], dict[str, tuple[Path, str]], dict[str, Read]]:
     """Pass 1: every tool, checked and lowered where its file changed, else taken from the
     record of verified files or the package on disk; raises every refusal of the run at once.
@@ -356,7 +359,7 @@ def _accepted(
     files = _schema_files(schemas_dir)
     with _no_collection():
         known = [record.source(label) if record is not None else None for _, label, _ in files]
-        vouched, read = _on_disk(out, current, known, record)
+        vouched, read = _on_disk(out, current, known, record, listing)
     told = _recorded(read, command)
     entries: list[Entry] = []
     warnings: list[Notice] = []
@@ -365,9 +368,10 @@ def _accepted(
     names: dict[str, Declaration | str] = {}  # tool -> where it is (a file's name: a tool taken as it is)
     modules: dict[str, str] = {}
     for (file_name, file, item), entry in zip(files, known, strict=True):
-        status: os.stat_result | None = None
-        with contextlib.suppress(OSError):
-            status = item.stat()  # before the read: a change after it is a new identity
+        try:  # (before the read: a change after it is a new identity)
+            status: os.stat_result | None = item.stat()
+        except OSError:
+            status = None
         data: bytes | None = None
         if entry is not None and status is not None and entry[0] == identity(status):
             seen, sha = entry[0], entry[1]
@@ -405,8 +409,10 @@ def _accepted(
                 )
                 tool = (*tool[:_VALIDATOR], *on_disk)
             kept.append(tool)
-            notices = tuple(Notice(file, p, k, r, w, name if listed else "") for p, k, r, w in notes)
-            warnings.extend(notices)
+            notices: tuple[Notice, ...] = ()
+            if notes:
+                notices = tuple(Notice(file, p, k, r, w, name if listed else "") for p, k, r, w in notes)
+                warnings.extend(notices)
             entries.append(Entry(name, module, file, sha, position, listed, notices, (tool[6], tool[8])))
             names.setdefault(name, file)
             modules[module] = file
@@ -624,7 +630,11 @@ def _status(item: os.DirEntry[str]) -> os.stat_result | None:
 
 
 def _on_disk(
-    out: Path | None, current: str, known: list[Any], record: Record | None
+    out: Path | None,
+    current: str,
+    known: list[Any],
+    record: Record | None,
+    listing: dict[str, os.DirEntry[str]] | None,
 ) -> tuple[dict[str, Tool], dict[str, Read]]:
     """The files of the package on disk that may be taken as they are (see the module
     docstring), or none: those the record's entries of declaration files (`known`) vouch
@@ -638,8 +648,9 @@ def _on_disk(
     if out is None or parsed is None or parsed.fields.get("Generator") != current:
         return {}, {}
     try:
-        with os.scandir(out) as listing:
-            items = {e.name: e for e in listing if e.name.endswith(".py") and e.name != "__init__.py"}
+        if listing is None:
+            with os.scandir(out) as entries:
+                listing = {e.name: e for e in entries if e.name.endswith(".py")}
     except OSError:
         return {}, {}
     vouched: dict[str, Tool] = {}
@@ -649,15 +660,15 @@ def _on_disk(
             module = tool[1]
             validator, served = f"{module}.py", f"{module}{_DECLARATION_FILE}"
             for name, seen, body in ((validator, tool[5], tool[6]), (served, tool[7], tool[8])):
-                item = items.get(name)
+                item = listing.get(name)
                 if item is not None and seen is not None:
                     status = _status(item)
                     if status is not None and identity(status) == seen:
                         vouched[name] = tool
                         bodies[name] = body
     read: dict[str, Read] = {}
-    for name, item in items.items():
-        status = None if name in vouched else _status(item)
+    for name, item in listing.items():
+        status = None if name in vouched or name == "__init__.py" else _status(item)
         if status is None:
             continue
         known_file = record.package_file(name, status) if record is not None else None

@@ -245,8 +245,15 @@ def _generate(ctx: click.Context, options: Settings, check: bool, strict: bool, 
             command = _regenerate(options)
             record = Record(out, fingerprint(options.keywords), command)
             stack.enter_context(long_lived())  # the record's entries: never scanned for cycles
+            listing = staging.listing() if out.is_dir() else None  # (under the lock)
             result = build(
-                schemas, reuse=out, keywords=options.keywords, command=command, sink=staging, record=record
+                schemas,
+                reuse=out,
+                keywords=options.keywords,
+                command=command,
+                sink=staging,
+                record=record,
+                listing=listing,
             )
             shown = [w for w in result.warnings if not _is_allowed(w, options.allow)]
             if shown:  # one write, not one per warning: a large catalogue has thousands

@@ -114,7 +114,7 @@ class Staging:
         self._foreign: list[str] = []
         self._lock: ExitStack | None = None
         self._created = False  # the folder did not exist before this run
-        self._listed: list[str] | None = None  # its .py files when the lock was taken
+        self._listing: dict[str, os.DirEntry[str]] | None = None
 
     def keep(self, name: str) -> None:
         self._names.add(name)
@@ -164,16 +164,20 @@ class Staging:
         stack = ExitStack()
         stack.enter_context(locked(self.out))
         self._lock = stack
-        self._listed = _remove_stale_temps(self.out)
+        self._listing = _remove_stale_temps(self.out)
+
+    def listing(self) -> dict[str, os.DirEntry[str]]:
+        """The folder's .py files (name -> entry), listed once: a run holds the lock from its
+        first read of the package to its last write (`begin`, or the CLI's shared lock for
+        --check), so only the run itself changes them meanwhile, and build() reads the same
+        listing (a package of 20,000 files is listed once, not three times)."""
+        if self._listing is None:
+            self._listing = _py_files(self.out)
+        return self._listing
 
     def plan(self) -> Plan:
         """What differs from the disk (for --check, or once everything is staged)."""
-        others: list[str] = []
-        if self._listed is not None:  # listed under the exclusive lock, held since: only this run writes
-            others = [name for name in self._listed if name not in self._names]
-        elif self.out.is_dir():
-            with os.scandir(self.out) as listing:  # names only: no Path made per file
-                others = [e.name for e in listing if e.name.endswith(".py") and e.name not in self._names]
+        others = [name for name in self.listing() if name not in self._names] if self.out.is_dir() else []
         orphans = sorted(name for name in others if is_generated(self.out / name))
         return Plan(
             self.out,
@@ -219,7 +223,7 @@ class Staging:
         if self._lock is not None:
             self._lock.close()
             self._lock = None
-            self._listed = None
+            self._listing = None
         if self._created:  # a run that wrote nothing leaves no folder it made (after commit: not empty)
             with suppress(OSError):
                 self.out.rmdir()
@@ -290,17 +294,22 @@ def _write_order(plan: Plan) -> list[str]:
     return modules + [n for n in _INDEX_FILES if n in names]
 
 
-def _remove_stale_temps(out: Path) -> list[str]:
-    """Temp files a killed run left behind; only ours (name pattern and header), only under the
-    lock. Returns the folder's .py files: one listing of a package of 20,000 files, not two."""
+def _py_files(out: Path) -> dict[str, os.DirEntry[str]]:
     with os.scandir(out) as listing:  # (not glob: it matches a pattern against every file)
-        names = [e.name for e in listing]
-    for name in names:
-        if name.startswith(".") and fnmatch.fnmatchcase(name, f".*.py.*{_TEMP_SUFFIX}"):
-            path = out / name
+        return {e.name: e for e in listing if e.name.endswith(".py")}
+
+
+def _remove_stale_temps(out: Path) -> dict[str, os.DirEntry[str]]:
+    """Temp files a killed run left behind; only ours (name pattern and header), only under the
+    lock. Returns the folder's .py files (one listing for both)."""
+    with os.scandir(out) as listing:
+        entries = list(listing)
+    for entry in entries:
+        if entry.name.startswith(".") and fnmatch.fnmatchcase(entry.name, f".*.py.*{_TEMP_SUFFIX}"):
+            path = out / entry.name
             if is_generated(path):
                 path.unlink()
-    return [name for name in names if name.endswith(".py")]
+    return {e.name: e for e in entries if e.name.endswith(".py")}
 
 
 def apply(plan: Plan, after_write: AfterWrite | None = None) -> None:

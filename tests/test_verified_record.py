@@ -10,6 +10,7 @@ margin (2 s) would make these tests wait."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import marshal
 import os
@@ -22,6 +23,7 @@ import pytest
 
 from generator import build as build_module
 from generator import verified
+from generator.load import declarations_in as read_declarations
 from generator.load import read_source as read_declaration
 from generator.names import module_name
 from tests.test_scale_edits import cold, edit, generate, jobs, some_declarations, tree
@@ -128,7 +130,19 @@ def _wrong_shape(data: Any) -> Any:
 
 
 def _bad_entries(data: Any) -> Any:
-    return (*data[:4], {name: (1, 2) for name in data[4]}, data[5])
+    return (*data[:4], {name: (1, 2) for name in data[4]}, {name: (1, 2) for name in data[5]})
+
+
+def _bad_tools(data: Any) -> Any:
+    """Entries of the right shape whose tools are not: a name that is a number, a short tool,
+    a warning that is not four values."""
+    bad = (
+        (1, "m", 0, False, (), None, None, None, None),
+        ("t", "m"),
+        ("t", "m", 0, False, ((1,),), None, None, None, None),
+    )
+    entries = {name: (entry[0], entry[1], (bad[i % 3],)) for i, (name, entry) in enumerate(data[4].items())}
+    return (*data[:4], entries, data[5])
 
 
 DAMAGES: dict[str, Callable[[Path], object]] = {
@@ -138,6 +152,7 @@ DAMAGES: dict[str, Callable[[Path], object]] = {
     "other generator": lambda path: _resealed(path, _other_generator),
     "wrong shape": lambda path: _resealed(path, _wrong_shape),
     "bad entries": lambda path: _resealed(path, _bad_entries),
+    "bad tools": lambda path: _resealed(path, _bad_tools),
 }
 
 
@@ -362,3 +377,93 @@ def test_the_package_digest_sorting_names_is_the_headers_digest() -> None:
     shas = {"a": "1", "a.b": "2", "ab": "3", "a_b": "4", "b": "5", "A": "6", "a\tb": "7", "é": "8"}
     assert _digest(shas) == header.package_digest(shas.items())
     assert _digest(dict(reversed(list(shas.items())))) == header.package_digest(shas.items())
+
+
+def test_the_record_keeps_one_entry_per_declaration_file_with_its_tools_and_their_files(
+    tmp_path: Path,
+) -> None:
+    schemas, out = checked_package(tmp_path)
+    record = loaded(out)
+    assert sorted(record._old[0]) == sorted(p.name for p in schemas.iterdir())
+    printed: list[str] = []
+    for path in record._old[0]:
+        seen, sha, tools = record.source(path)
+        assert seen == verified.identity(os.stat(schemas / path))
+        assert sha == hashlib.sha256((schemas / path).read_bytes()).hexdigest()
+        ((name, module, position, listed, notes, *files),) = tools
+        assert (module, position, listed) == (module_name(name), 0, False)
+        assert name == json.loads((schemas / path).read_text("utf-8"))["function"]["name"]
+        for generated, (file_seen, body) in zip(
+            (f"{module}.py", f"{module}_declaration.py"), (files[:2], files[2:]), strict=True
+        ):
+            assert file_seen == verified.identity(os.lstat(out / generated))
+            assert f"# Body sha256: {body}\n" in (out / generated).read_text("utf-8")
+        printed += [f"warning: {path}: {pointer}: {reason}" for pointer, _, reason, _ in notes]
+    # The warnings a cold run prints, in the form the declaration modules' headers keep them.
+    _, warnings = cold(schemas, out)
+    assert sorted(printed) == sorted(warnings.splitlines())
+    (note,) = record.source("WebFetch.json")[2][0][4]
+    reason = "not enforced: /function/parameters/properties/url: format"
+    assert note[1:] == ("not-enforced", reason, ("format",))
+    # The package's own files are kept by name, with their headers.
+    assert sorted(record._old[1]) == ["_declarations.py", "_paths.py", "_support.py"]
+
+
+def test_a_hand_edit_of_a_package_file_the_record_vouched_for_is_caught(tmp_path: Path) -> None:
+    schemas, out = checked_package(tmp_path)
+    expected = tree(out)
+    support = out / "_support.py"
+    assert vouched(out, support.name)
+    same_size_edit(support, b"Standard library only.", b"Standard library ONLY.")
+    assert not vouched(out, support.name)
+    drift = generate(schemas, out, "--check")
+    assert drift.exit_code == 1
+    assert f"changed: {support.as_posix()}" in drift.output
+    assert generate(schemas, out).exit_code == 0
+    assert tree(out) == expected
+
+
+def test_a_stale_record_put_back_vouches_only_for_files_that_did_not_change(tmp_path: Path) -> None:
+    schemas, out = checked_package(tmp_path)
+    before = record_file(tmp_path).read_bytes()
+    edit(schemas / "Read.json", " (edited)")
+    assert generate(schemas, out).exit_code == 0
+    record_file(tmp_path).write_bytes(before)  # the record of the package as it was before the edit
+    # Its entries name the old identities of Read.json and of the files written since.
+    assert not vouched(out, f"{READ}.py") and not vouched(out, f"{READ}_declaration.py")
+    assert vouched(out, f"{WRITE}.py") and vouched(out, f"{WRITE}_declaration.py")
+    assert generate(schemas, out, "--check").exit_code == 0
+    assert vouched(out, f"{READ}.py")  # read, and recorded again
+    expected, _ = cold(schemas, out)
+    assert tree(out) == expected
+
+
+def test_a_tool_moved_to_another_file_is_written_again_naming_it(tmp_path: Path, jobs: str) -> None:
+    schemas, out = checked_package(tmp_path)
+    (schemas / "Read.json").rename(schemas / "Reader.json")  # the same bytes, another name
+    done = generate(schemas, out)
+    assert done.exit_code == 0, done.output
+    assert done.stdout.startswith("4 tools: 1 changed, 3 unchanged, 0 removed")
+    assert "# Source: 'Reader.json'\n" in (out / f"{READ}.py").read_text("utf-8")
+    assert generate(schemas, out, "--check").exit_code == 0
+    expected, _ = cold(schemas, out)
+    assert tree(out) == expected
+
+
+def test_unchanged_declaration_files_are_not_parsed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    schemas, out = checked_package(tmp_path)
+    edit(schemas / "Edit.json", " (edited)")
+    parsed: list[str] = []
+
+    def spy(data: bytes, file: str) -> Any:
+        parsed.append(file)
+        return read_declarations(data, file)
+
+    monkeypatch.setattr(build_module, "declarations_in", spy)
+    done = generate(schemas, out)
+    assert done.exit_code == 0, done.output
+    assert parsed == ["Edit.json", "Edit.json"]  # pass 1 checks it, pass 2 renders it
+    record_file(tmp_path).unlink()  # no record: the tools come from the declaration modules' headers
+    parsed.clear()
+    assert generate(schemas, out, "--check").exit_code == 0
+    assert parsed == []
