@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import jinja2
 
@@ -111,9 +111,10 @@ def fingerprint(keywords: str = "subset") -> str:
 
 DECLARATION = "_declaration"  # `<module>_declaration.py`: one tool's declaration
 
-@dataclass(frozen=True)
-class Entry:
-    """One accepted tool, as pass 1 leaves it: what the index and the headers need, no IR."""
+class Entry(NamedTuple):
+    """One accepted tool, as pass 1 leaves it: what the index and the headers need, no IR.
+    (A named tuple rather than a frozen dataclass: a run makes one per tool, and 10,000 of
+    them cost 17 ms made and freed as dataclasses, 4 ms as tuples.)"""
 
     tool: str
     module: str
@@ -373,7 +374,7 @@ def _accepted(
         except OSError:
             status = None
         data: bytes | None = None
-        if entry is not None and status is not None and entry[0] == identity(status):
+        if entry is not None and entry[0] is not None and status is not None and entry[0] == identity(status):
             seen, sha = entry[0], entry[1]
         else:
             seen = record.seen(status) if record is not None and status is not None else None
@@ -385,8 +386,7 @@ def _accepted(
             sha = hashlib.sha256(data).hexdigest()
         tools: tuple[Tool, ...] | None = entry[2] if entry is not None and entry[1] == sha else None
         tools = tools if tools is not None else _told_tools(told.get(file), sha)
-        # A name or module an earlier file took: the file is read, so the refusal has a cold run's words.
-        if tools is None or any(t[0] in names or t[1] in modules for t in tools):
+        if tools is None or _taken(tools, names, modules):
             try:
                 if data is None:  # known, but not kept: read it after all
                     data = read_source(schemas_dir / file_name, file)
@@ -426,6 +426,15 @@ def _accepted(
     if refusals:
         raise Refusals(refusals)
     return entries, warnings, sources, read
+
+
+def _taken(tools: tuple[Tool, ...], names: dict[str, Declaration | str], modules: dict[str, str]) -> bool:
+    """Whether an earlier file took a name or module of these tools: the file is then read,
+    so that the refusal has a cold run's words."""
+    for tool in tools:  # noqa: SIM110  (any() over a generator: twice the time, 10,000 times a run)
+        if tool[0] in names or tool[1] in modules:
+            return True
+    return False
 
 
 def _checked(
@@ -492,7 +501,7 @@ def _schema_files(schemas_dir: Path) -> list[tuple[str, str, os.DirEntry[str]]]:
     if not schemas_dir.is_dir():
         schema_files(schemas_dir)  # raises its refusal: no such folder
     with os.scandir(schemas_dir) as listing:
-        items = sorted((e.name, e) for e in listing if e.name.endswith(".json") and e.is_file())
+        found = {e.name: e for e in listing if e.name.endswith(".json") and e.is_file()}
     label = labeller()
     root = project_root(Path.cwd().resolve())
     try:
@@ -501,6 +510,7 @@ def _schema_files(schemas_dir: Path) -> list[tuple[str, str, os.DirEntry[str]]]:
         prefix = ""  # outside the project: a file is named by its name
     prefix = "" if prefix == "./" else prefix
     # A symlink is named by what it points to (labeller); any other file by its folder's label.
+    items = [(name, found[name]) for name in sorted(found)]
     return [(name, label(schemas_dir / name) if e.is_symlink() else prefix + name, e) for name, e in items]
 
 

@@ -42,6 +42,7 @@ import hashlib
 import marshal
 import os
 import stat
+import struct
 import sys
 import tempfile
 import time
@@ -66,19 +67,29 @@ CACHE = ".toolgen-cache"
 IGNORE_ALL = "# Created by toolgen: a cache, never committed.\n*\n"
 MARGIN_NS = 2_000_000_000  # older than this when recorded: see the module docstring
 
-Identity = tuple[int, int, int, int, int]  # size, mtime_ns, ctime_ns, inode, device
+# A file's identity: size, mtime_ns, ctime_ns, inode and device, packed (one object in the
+# record rather than six: loading 30,000 of them is a third of the time it takes to read it).
+Identity = bytes
+_IDENTITY = struct.Struct("<QqqQQ")
 # A declaration file's entry: (identity or None, sha256, its tools), each tool
 # (tool, module, position, listed, warnings, validator identity or None, its body sha256 or
 # None, declaration module identity or None, its body sha256 or None); a warning is
 # (pointer, kind, reason, keywords). A package file's: (identity, source, header fields).
 Tool = tuple[Any, ...]
 _HEADED = {"Source sha256", "Body sha256"}  # the fields every header has
-_SEEN = (tuple, type(None))
+_SEEN = (bytes, type(None))
 _NOTE = (str, str, str, tuple)
 
 
-def identity(status: os.stat_result) -> Identity:
-    return (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino, status.st_dev)
+def identity(status: os.stat_result) -> Identity | None:
+    """None for a clock past what 64 bits of nanoseconds hold: such a file is never recorded,
+    never taken from the record (an entry's identity is compared only when it is not None)."""
+    try:
+        return _IDENTITY.pack(
+            status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino, status.st_dev
+        )
+    except struct.error:
+        return None
 
 
 def record_path(out: Path) -> Path:
@@ -176,9 +187,9 @@ class Record:
         entry: Any = self._old[1].get(name)
         try:
             seen, source, fields = entry
-            if seen != identity(status) or type(source) is not str or type(fields) is not dict:
+            if seen is None or seen != identity(status) or type(source) is not str:
                 return None
-            if not fields.keys() >= _HEADED:
+            if type(fields) is not dict or not fields.keys() >= _HEADED:
                 return None
         except (TypeError, ValueError):
             return None

@@ -302,14 +302,19 @@ def _py_files(out: Path) -> dict[str, os.DirEntry[str]]:
 def _remove_stale_temps(out: Path) -> dict[str, os.DirEntry[str]]:
     """Temp files a killed run left behind; only ours (name pattern and header), only under the
     lock. Returns the folder's .py files (one listing for both)."""
-    with os.scandir(out) as listing:
-        entries = list(listing)
-    for entry in entries:
-        if entry.name.startswith(".") and fnmatch.fnmatchcase(entry.name, f".*.py.*{_TEMP_SUFFIX}"):
-            path = out / entry.name
-            if is_generated(path):
-                path.unlink()
-    return {e.name: e for e in entries if e.name.endswith(".py")}
+    files: dict[str, os.DirEntry[str]] = {}
+    temps: list[str] = []
+    with os.scandir(out) as listing:  # (not glob: it matches a pattern against every file)
+        for entry in listing:
+            name = entry.name
+            if name.endswith(".py"):
+                files[name] = entry
+            elif name.endswith(_TEMP_SUFFIX) and fnmatch.fnmatchcase(name, f".*.py.*{_TEMP_SUFFIX}"):
+                temps.append(name)
+    for name in temps:
+        if is_generated(out / name):
+            (out / name).unlink()
+    return files
 
 
 def apply(plan: Plan, after_write: AfterWrite | None = None) -> None:

@@ -62,7 +62,7 @@ def vouched(out: Path, name: str) -> bool:
         for tool in (record.source(path) or (None, "", ()))[2]
         for file, at in ((f"{tool[1]}.py", 5), (f"{tool[1]}_declaration.py", 7))
     ]
-    return (name, seen) in files
+    return seen is not None and (name, seen) in files
 
 
 def same_size_edit(path: Path, old: bytes, new: bytes) -> None:
@@ -467,3 +467,17 @@ def test_unchanged_declaration_files_are_not_parsed(tmp_path: Path, monkeypatch:
     parsed.clear()
     assert generate(schemas, out, "--check").exit_code == 0
     assert parsed == []
+
+
+def test_a_file_dated_past_what_the_record_holds_is_read_every_time(tmp_path: Path) -> None:
+    schemas, out = checked_package(tmp_path)
+    future = 2**63 + 10**18  # nanoseconds since 1970: past 2262
+    os.utime(out / f"{READ}.py", ns=(future, future))
+    if os.stat(out / f"{READ}.py").st_mtime_ns != future:
+        pytest.fail("this file system cannot hold such a date")
+    assert verified.identity(os.stat(out / f"{READ}.py")) is None
+    assert generate(schemas, out, "--check").exit_code == 0  # read, and still in sync
+    assert not vouched(out, f"{READ}.py")  # never recorded
+    assert vouched(out, f"{WRITE}.py")
+    expected, _ = cold(schemas, out)
+    assert tree(out) == expected
