@@ -7,9 +7,10 @@ already there is taken as it is, without rendering, when generator/header.py say
 trusted: its header is intact and names the same source and sha256, its body matches the
 body sha256 in its header, and the package's `__init__.py` names this generator's
 fingerprint and the digest of exactly the files on disk. Anything else is rendered again, so
-reuse never keeps a stale or edited file. A declaration file whose bytes are the ones its
-modules' headers name is not even parsed: its tools' names, places and warnings are read
-back from the headers of their declaration modules (docs/scale.md).
+reuse never keeps a stale or edited file. A declaration file whose bytes are the ones the
+record of verified files (generator/verified.py) or its modules' headers name is not even
+parsed: its tools' names, places and warnings come from the record's entry of it, else from
+the headers of their declaration modules (docs/scale.md).
 """
 
 from __future__ import annotations
