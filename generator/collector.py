@@ -313,7 +313,10 @@ class CollectorPlan:
         self._names.add(candidate)
         return candidate
 
-    def _constant(self, key: Any, word: str, make: Any) -> str:
+    def _constant(self, word: str, kind: str, value: Any, key: Any = None, **fields: str) -> str:
+        """The name of the constant `kind(value)`, made on first use; constants with one key
+        (by default the kind and the value's repr) are one."""
+        key = (kind, repr(value)) if key is None else key
         found = self._constant_of.get(key)
         if found is not None:
             return found
@@ -324,7 +327,7 @@ class CollectorPlan:
             candidate = f"_{base}_{n}"
         self._upper.add(candidate)
         self._constant_of[key] = candidate
-        self.constants.append(make(candidate))
+        self.constants.append(Constant(candidate, kind, value, **fields))
         return candidate
 
     def enum_set(self, members: Any) -> str:
@@ -447,9 +450,7 @@ class CollectorPlan:
         tags_text = ""
         if choice.tag is not None:
             tags = tuple(choice.tags)
-            tags_text = self._constant(
-                ("tags", repr(tags)), f"{choice.tag}_tags", lambda n: Constant(n, "tags_text", tags)
-            )
+            tags_text = self._constant(f"{choice.tag}_tags", "tags_text", tags)
         return Choose(
             self._uid,
             [],
@@ -470,30 +471,18 @@ class CollectorPlan:
             if node.const and ("const", repr(node.const[0])) not in seen_values:
                 seen_values.add(("const", repr(node.const[0])))
                 k = node.const[0]
-                text = self._constant(
-                    ("const_text", repr(k)), f"{word}_const", lambda n, k=k: Constant(n, "const", k)
-                )
+                text = self._constant(f"{word}_const", "const", k)
                 values.append(ValueTest("const", k, text))
             if node.enum is not None and ("enum", repr(node.enum)) not in seen_values:
                 seen_values.add(("enum", repr(node.enum)))
                 members = tuple(node.enum)
-                name = self._constant(
-                    ("members", repr(members)),
-                    f"{word}_members",
-                    lambda n, m=members: Constant(n, "members", m),
-                )
-                text = self._constant(
-                    ("members_text", repr(members)),
-                    f"{word}_enum",
-                    lambda n, name=name: Constant(n, "members_text", None, members=name),
-                )
+                name = self._constant(f"{word}_members", "members", members)
+                key = ("members_text", repr(members))
+                text = self._constant(f"{word}_enum", "members_text", None, key, members=name)
                 if all(isinstance(m, str) for m in members):
                     # the fast path tests a str against it too: a member renamed is one line
-                    self._constant(
-                        ("members_set", repr(members)),
-                        f"{word}_set",
-                        lambda n, name=name: Constant(n, "members_set", None, members=name),
-                    )
+                    key = ("members_set", repr(members))
+                    self._constant(f"{word}_set", "members_set", None, key, members=name)
                 values.append(ValueTest("enum", members, text, name))
         bounds: dict[str, list[BoundTest]] = {}
         seen: set[tuple[str, str]] = set()
@@ -505,21 +494,15 @@ class CollectorPlan:
                 seen.add(key)
                 text = ""
                 if bound.text:
-                    text = self._constant(
-                        ("bound", bound.keyword, repr(bound.value)),
-                        f"{word}_{_kebab(bound.keyword)}",
-                        lambda n, b=bound: Constant(n, "bound", b.text, b.keyword),
-                    )
+                    shared = ("bound", bound.keyword, repr(bound.value))
+                    named = f"{word}_{_kebab(bound.keyword)}"
+                    text = self._constant(named, "bound", bound.text, shared, keyword=bound.keyword)
                 extra_name = ""
                 if bound.spec.macro == "pattern":
                     assert bound.python is not None
                     extra_name = self.patterns[bound.python]
                 elif bound.spec.macro == "multiple":
-                    extra_name = self._constant(
-                        ("fraction", repr(bound.value)),
-                        f"{word}_step",
-                        lambda n, b=bound: Constant(n, "fraction", b.value),
-                    )
+                    extra_name = self._constant(f"{word}_step", "fraction", bound.value)
                 test = BoundTest(bound.spec, bound.value, text, extra_name)
                 bounds.setdefault(bound.spec.constrains, []).append(test)
         objects: Objects | None = None
@@ -534,11 +517,8 @@ class CollectorPlan:
             ordered = list(dict.fromkeys(ordered))
             declared_name = ""
             if declared:
-                declared_name = self._constant(
-                    ("declared", tuple(sorted(declared))),
-                    f"{word}_declared",
-                    lambda n: Constant(n, "declared", tuple(ordered)),
-                )
+                one_set = ("declared", tuple(sorted(declared)))  # one constant, whatever the order
+                declared_name = self._constant(f"{word}_declared", "declared", tuple(ordered), one_set)
             opened = any(n.open for n in nodes)
             extras = [n.extra for n in nodes if n.extra is not None]
             allowed = opened or any(e is True for e in extras)
@@ -698,26 +678,17 @@ class CollectorPlan:
             return
         o = body.objects
         for name in o.required:
-            o.missing_lines[name] = self._constant(
-                ("missing_line", name), f"{name}_missing", lambda n, m=name: Constant(n, "missing_line", m)
-            )
+            o.missing_lines[name] = self._constant(f"{name}_missing", "missing_line", name)
         by_name = {f.name: f for f in self.functions}
         for name, call in o.properties:
             callee = by_name[call.function]
             if not call.exact and call.direct and callee.exact:
                 call.exact, call.expected, call.visits = callee.exact, callee.pre[0].expected, True
             if call.exact:
-                head = (name, call.expected)
-                call.type_head = self._constant(
-                    ("type_head", head), f"{name}_type", lambda n, h=head: Constant(n, "type_head", h)
-                )
+                call.type_head = self._constant(f"{name}_type", "type_head", (name, call.expected))
             if call.enum is not None:
                 line = (name, call.enum.text)
-                call.invalid_line = self._constant(
-                    ("rejected_line", line),
-                    f"{name}_invalid",
-                    lambda n, v=line: Constant(n, "rejected_line", v),
-                )
+                call.invalid_line = self._constant(f"{name}_invalid", "rejected_line", line)
 
     def _resume(self) -> dict[str, int]:
         """Where the collector resumes the fast path's work: member name -> its index among

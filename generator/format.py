@@ -1,7 +1,7 @@
 """Stage 4: format rendered source with black (mode pinned here) and prove it parses.
 
-`format_all` formats a whole run's files, in a process pool when there is enough work and
-more than one core: black is pure CPU and nearly all of a cold generate's time, so a pool
+`Formatter` formats a run's files as they are rendered, in a process pool when there is enough
+work and more than one core: black is pure CPU and nearly all of a cold generate's time, so a pool
 divides it by the number of cores. The results come back in input order and are the same
 bytes as a serial run (black is deterministic; each file is formatted on its own).
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -62,11 +62,6 @@ def _pool_size(files: int, chars: int) -> int:
     if wanted < 2 or files < 2 or chars < PARALLEL_MIN_CHARS:
         return 1
     return min(wanted, files)
-
-
-def workers_for(jobs: Sequence[tuple[str, str]]) -> int:
-    """How many processes to format `jobs` with: 1 means serial, in this process."""
-    return _pool_size(len(jobs), sum(len(source) for _, source in jobs))
 
 
 class Formatter:
@@ -166,22 +161,3 @@ class Formatter:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
         self._queue.clear()
-
-    def results(self) -> list[str]:
-        """Every submitted file formatted, in submission order (see `finish`)."""
-        return list(self.finish())
-
-
-def format_all(jobs: Sequence[tuple[str, str]], workers: int | None = None) -> list[str]:
-    """format_source of every (name, source), in input order (see Formatter; `workers` None:
-    decided from the cores, TOOLGEN_JOBS and the amount of work)."""
-    formatter = Formatter(workers)
-    # Largest first, so that the biggest file (_declarations.py) never starts last and
-    # leaves the other workers idle; the results are put back in input order.
-    order = sorted(range(len(jobs)), key=lambda i: (-len(jobs[i][1]), i))
-    for i in order:
-        formatter.submit(*jobs[i])
-    results: list[str] = [""] * len(jobs)
-    for i, text in zip(order, formatter.results(), strict=True):
-        results[i] = text
-    return results

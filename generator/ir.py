@@ -83,8 +83,6 @@ class ToolModule:
 
     tool: str
     module: str
-    source_file: str
-    sha256: str
     nodes: tuple[Node, ...]
     not_enforced: tuple[NotEnforced, ...]
     unchecked: tuple[str, ...]

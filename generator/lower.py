@@ -94,8 +94,6 @@ def lower(declaration: Declaration, graph: SchemaGraph, checked: Checked) -> Too
     return ToolModule(
         tool=declaration.name,
         module=module_name(declaration.name),
-        source_file=declaration.file,
-        sha256=declaration.sha256,
         nodes=tuple(_node(graph, pointer) for pointer in graph.schemas),
         not_enforced=checked.not_enforced,
         unchecked=checked.unchecked,

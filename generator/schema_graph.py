@@ -41,7 +41,6 @@ from generator.refusals import required_refusal, type_refusal
 from generator.vocabulary import EXTENDED, Vocabulary, is_number
 
 __all__ = [
-    "Child",
     "Combinator",
     "Discriminator",
     "Group",
@@ -147,43 +146,22 @@ class Group:
 
 
 @dataclass(frozen=True)
-class Child:
-    """A value visited below a group's value (a descent, not in place)."""
-
-    via: str  # the schema, in the group or one of its branches' groups, that declares it
-    keyword: Literal["properties", "additionalProperties", "items"]
-    name: str | None  # the property name for `properties`
-    schema: str  # pointer of the subschema
-    group: str  # its canonical group
-
-
-@dataclass(frozen=True)
 class SchemaGraph:
     file: str
     base: str  # pointer of `parameters` inside the file
     root: Group
     schemas: Mapping[str, Any]  # every interpreted schema (a dict or a boolean), in walk order
     groups: Mapping[str, Group]  # the group of every interpreted schema
-    refs: Mapping[str, str]  # schema carrying a local $ref -> the target's pointer
-    # For each canonical group reached from the root: the values visited below it.
-    children: Mapping[str, tuple[Child, ...]]
     # Canonical groups on a cycle of descents (a tree, a linked list): each needs its own
     # function pair; every other group may be inlined where it is reached.
     recursive: frozenset[str]
     warnings: tuple[SchemaWarning, ...]
     vocabulary: Vocabulary = EXTENDED  # what was interpreted
 
-    def file_pointer(self, pointer: str) -> str:
-        return self.base + pointer
-
     @property
     def not_enforced(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
         """(file pointer, keywords) of everything not enforced, in walk order."""
         return tuple((w.pointer, w.keywords) for w in self.warnings if w.kind == "not_interpreted")
-
-    def closure(self, pointer: str) -> tuple[str, ...]:
-        """Every object schema that can be applied in place to a value visited with G(pointer)."""
-        return _closure(self.groups[pointer])
 
 
 def json_type(value: Any) -> str:
@@ -300,16 +278,13 @@ class _Analysis:
         self.build_groups()
         self.check_root_group()
         self.value_warnings()
-        children, recursive = self.recursion()
         return SchemaGraph(
             file=self.file,
             base=self.base,
             root=self.groups[""],
             schemas=MappingProxyType(self.schemas),
             groups=MappingProxyType(self.groups),
-            refs=MappingProxyType(self.refs),
-            children=MappingProxyType(children),
-            recursive=recursive,
+            recursive=self.recursion(),
             warnings=tuple(self.warnings),
             vocabulary=self.vocabulary,
         )
@@ -798,30 +773,30 @@ class _Analysis:
     def opened_by_ref(self, pointers: tuple[str, ...]) -> set[str]:
         return {"$ref"} if any(p in self.nonlocal_refs for p in pointers) else set()
 
-    def recursion(self) -> tuple[dict[str, tuple[Child, ...]], frozenset[str]]:
-        """The descents below each canonical group reached from the root, and the groups on a
-        cycle of descents (Tarjan's strongly connected components, without recursion)."""
-        children: dict[str, tuple[Child, ...]] = {}
+    def recursion(self) -> frozenset[str]:
+        """The canonical groups reached from the root that are on a cycle of descents through
+        properties, additionalProperties or items (Tarjan's strongly connected components,
+        without recursion)."""
+        below: dict[str, list[str]] = {}  # canonical group -> the groups of its descents
         todo = [self.groups[""].canonical]
         while todo:
             current = todo.pop()
-            if current in children:
+            if current in below:
                 continue
-            found: list[Child] = []
+            found: list[str] = []
             for member in _closure(self.groups[current]):
                 schema = self.schemas[member]
-                for name in schema.get("properties", {}):
-                    at = pointer_join(pointer_join(member, "properties"), name)
-                    found.append(Child(member, "properties", name, at, self.groups[at].canonical))
+                found += [
+                    pointer_join(pointer_join(member, "properties"), name)
+                    for name in schema.get("properties", {})
+                ]
                 if isinstance(schema.get("additionalProperties"), dict):
-                    at = pointer_join(member, "additionalProperties")
-                    found.append(Child(member, "additionalProperties", None, at, self.groups[at].canonical))
+                    found.append(pointer_join(member, "additionalProperties"))
                 if isinstance(schema.get("items"), (dict, bool)):
-                    at = pointer_join(member, "items")
-                    found.append(Child(member, "items", None, at, self.groups[at].canonical))
-            children[current] = tuple(found)
-            todo.extend(reversed([c.group for c in found]))
-        return children, _on_cycles({k: [c.group for c in v] for k, v in children.items()})
+                    found.append(pointer_join(member, "items"))
+            below[current] = [self.groups[at].canonical for at in found]
+            todo.extend(reversed(below[current]))
+        return _on_cycles(below)
 
 
 def _on_cycles(edges: dict[str, list[str]]) -> frozenset[str]:

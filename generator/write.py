@@ -143,16 +143,7 @@ class Staging:
     def _temp(self, target: Path, data: bytes) -> str:
         if self._lock is None:
             self.begin()
-        handle, temp = tempfile.mkstemp(dir=self.out, prefix=f".{target.name}.", suffix=_TEMP_SUFFIX)
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                stream.write(data)
-                stream.flush()
-                os.fsync(stream.fileno())
-        except BaseException:
-            Path(temp).unlink(missing_ok=True)
-            raise
-        return temp
+        return _temp_file(target, data)
 
     def begin(self) -> None:
         """Create the folder, take the exclusive lock and remove a killed run's temp files."""
@@ -275,16 +266,26 @@ def _diff_name(path: Path) -> str:
 
 def atomic_write(path: Path, content: str) -> None:
     """Replace `path` with `content` (UTF-8) in one rename: a reader sees the old or the new file."""
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=_TEMP_SUFFIX)
+    temp = _temp_file(path, content.encode("utf-8"))
     try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(content.encode("utf-8"))
-            stream.flush()
-            os.fsync(stream.fileno())
         os.replace(temp, path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
+
+
+def _temp_file(target: Path, data: bytes) -> str:
+    """`data` in a new temp file beside `target` (a dot-name ending in .tmp), synced to disk."""
+    handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=_TEMP_SUFFIX)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    return temp
 
 
 def _write_order(plan: Plan) -> list[str]:
@@ -317,28 +318,6 @@ def _remove_stale_temps(out: Path) -> dict[str, os.DirEntry[str]]:
     return files
 
 
-def apply(plan: Plan, after_write: AfterWrite | None = None) -> None:
-    """Write the plan. `after_write` is a test seam, called after each file is replaced or removed."""
-    if plan.foreign:
-        raise OutputError(
-            f"{plan.out}: refusing to overwrite files without the generated header: "
-            + ", ".join(plan.foreign)
-        )
-    try:
-        plan.out.mkdir(parents=True, exist_ok=True)
-        _remove_stale_temps(plan.out)
-        for name in _write_order(plan):
-            atomic_write(plan.out / name, plan.files[name])
-            if after_write is not None:
-                after_write(plan.out / name)
-        for name in plan.orphans:
-            (plan.out / name).unlink()
-            if after_write is not None:
-                after_write(plan.out / name)
-    except OSError as exc:
-        raise OutputError(f"{plan.out}: cannot write: {exc.strerror or exc}") from exc
-
-
 @contextmanager
 def locked(out: Path, exclusive: bool = True) -> Iterator[None]:
     """Hold a lock on the output folder itself (no lock file to commit or mistake for an orphan).
@@ -362,14 +341,6 @@ def locked(out: Path, exclusive: bool = True) -> Iterator[None]:
         yield
     finally:
         os.close(fd)  # closing the descriptor releases the lock
-
-
-def plan_locked(out: Path, files: dict[str, str]) -> Plan:
-    """Compare under a shared lock when the folder exists, so a run in progress is never seen half-done."""
-    if not out.is_dir():
-        return plan(out, files)
-    with locked(out, exclusive=False):
-        return plan(out, files)
 
 
 def write_locked(out: Path, files: dict[str, str], after_write: AfterWrite | None = None) -> Plan:

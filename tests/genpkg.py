@@ -1,7 +1,7 @@
 """Generate purpose-built declarations into a throw-away package and import it.
 
 Tests that need validators for schemas of their own write declarations to a folder, run the
-real pipeline (`generator.build.build`, then `generator.write.plan`/`apply`) and import the
+real pipeline (`generator.build.build`, then `generator.write.write_locked`) and import the
 result under the output folder's own name, exactly as a user of the package would.
 """
 
@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from generator.build import build
-from generator.write import apply, plan
+from generator.write import write_locked
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -38,7 +38,7 @@ def write_declarations(folder: Path, tools: Mapping[str, Any]) -> None:
 
 
 def generate(schemas: Path, out: Path) -> None:
-    apply(plan(out, build(schemas).files))
+    write_locked(out, build(schemas).files)
 
 
 def import_package(out: Path) -> ModuleType:

@@ -19,7 +19,7 @@ from generator.errors import DeclarationError
 from generator.load import read_all, read_declaration
 from generator.readers.package import import_package
 from generator.shapes import ANTHROPIC, MCP, OPENAI, OPENAI_RESPONSES, tools_in
-from generator.write import apply, plan
+from generator.write import write_locked
 
 ROOT = Path(__file__).resolve().parent.parent
 LOOKUP = {
@@ -171,7 +171,7 @@ def mixed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     write(schemas, "server.json", {"jsonrpc": "2.0", "id": 1, "result": mcp_listing(3)})
     result = build(schemas)
-    apply(plan(root / "mixedpkg", result.files))
+    write_locked(root / "mixedpkg", result.files)
     return root
 
 

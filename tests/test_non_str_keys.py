@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from generator.build import build
-from generator.write import apply, plan
+from generator.write import write_locked
 from tests import reference
 from tests.genpkg import import_package, write_declarations
 
@@ -49,7 +49,7 @@ def test_a_key_that_is_not_a_str_is_unexpected_in_a_schema_map(tmp_path: Path, k
     schemas = tmp_path / "schemas"
     write_declarations(schemas, TOOLS)
     out = tmp_path / f"nonstr_{keywords}"
-    apply(plan(out, build(schemas, keywords=keywords).files))
+    write_locked(out, build(schemas, keywords=keywords).files)
     package = import_package(out)
     for tool, args, line in CALLS:
         expected = f"{tool} failed due to the following issue:\n{line}"

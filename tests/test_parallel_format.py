@@ -16,7 +16,7 @@ from generator import header as hdr
 from generator import pool
 from generator.build import build
 from generator.check import check
-from generator.format import RenderError, format_all, workers_for
+from generator.format import Formatter, RenderError, _pool_size
 from generator.load import read_all
 from generator.lower import lower
 from generator.plan import plan
@@ -53,6 +53,18 @@ def in_root(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
 
 
+def _format_all(jobs: list[tuple[str, str]], workers: int) -> list[str]:
+    """Every job through one Formatter (as build() uses it), in submission order."""
+    formatter = Formatter(workers)
+    for name, source in jobs:
+        formatter.submit(name, source)
+    return list(formatter.finish())
+
+
+def _workers_for(jobs: list[tuple[str, str]]) -> int:
+    return _pool_size(len(jobs), sum(len(source) for _, source in jobs))
+
+
 def _checked_in() -> dict[str, str]:
     return {p.name: p.read_text("utf-8") for p in sorted((ROOT / "generated").glob("*.py"))}
 
@@ -64,9 +76,9 @@ def _checked_in_bodies() -> dict[str, str]:
 
 def test_pool_and_serial_give_the_checked_in_bytes_in_input_order(in_root: None) -> None:
     jobs = _jobs()
-    assert len(jobs) == 54 and workers_for(jobs) == min(pool.cores(), 54)
-    serial = format_all(jobs, workers=1)
-    pooled = format_all(jobs, workers=2)
+    assert len(jobs) == 54 and _workers_for(jobs) == min(pool.cores(), 54)
+    serial = _format_all(jobs, workers=1)
+    pooled = _format_all(jobs, workers=2)
     assert pooled == serial
     assert dict(zip([name for name, _ in jobs], pooled, strict=True)) == _checked_in_bodies()
 
@@ -119,24 +131,24 @@ def test_small_runs_and_one_core_stay_serial(monkeypatch: pytest.MonkeyPatch) ->
     big = [(f"m{i}.py", "x = 1\n" * 20_000) for i in range(3)]
     monkeypatch.setattr(pool, "cores", lambda: 2)
     monkeypatch.delenv("TOOLGEN_JOBS", raising=False)
-    assert workers_for(small) == 1
-    assert workers_for(big) == 2
-    assert workers_for(big[:1]) == 1
+    assert _workers_for(small) == 1
+    assert _workers_for(big) == 2
+    assert _workers_for(big[:1]) == 1
     for setting, expected in (("1", 1), ("8", 2), ("0", 2), ("many", 2), ("", 2)):
         monkeypatch.setenv("TOOLGEN_JOBS", setting)
-        assert workers_for(big) == expected
+        assert _workers_for(big) == expected
     monkeypatch.setattr(pool, "cores", lambda: 1)
     monkeypatch.delenv("TOOLGEN_JOBS")
-    assert workers_for(big) == 1
+    assert _workers_for(big) == 1
 
 
 def test_a_file_that_does_not_parse_is_refused_alike_serial_or_pooled() -> None:
     jobs = [("ok.py", "x=1\n"), ("bad1.py", "def f(:\n"), ("ok2.py", "y=[1,\n2]\n"), ("bad2.py", "x = = 1\n")]
     for workers in (1, 2):
         with pytest.raises(RenderError) as caught:
-            format_all(jobs, workers=workers)
+            _format_all(jobs, workers=workers)
         assert str(caught.value).startswith("bad1.py: rendered code does not parse: ")
-    assert format_all(jobs[::2], workers=2) == ["x = 1\n", "y = [1, 2]\n"]
+    assert _format_all(jobs[::2], workers=2) == ["x = 1\n", "y = [1, 2]\n"]
 
 
 def test_a_pool_that_cannot_start_falls_back_to_serial(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -145,4 +157,4 @@ def test_a_pool_that_cannot_start_falls_back_to_serial(monkeypatch: pytest.Monke
 
     monkeypatch.setattr(format_stage, "ProcessPoolExecutor", no_processes)
     jobs = [(f"m{i}.py", f"x{i}=[ {i} ]\n") for i in range(4)]
-    assert format_all(jobs, workers=2) == [f"x{i} = [{i}]\n" for i in range(4)]
+    assert _format_all(jobs, workers=2) == [f"x{i} = [{i}]\n" for i in range(4)]

@@ -21,7 +21,7 @@ from benchmarks.cases import build_cases, load_declarations
 from generator.build import build
 from generator.errors import DeclarationError
 from generator.vocabulary import EXTENDED, SUBSET, count
-from generator.write import apply, plan
+from generator.write import write_locked
 from tests.genpkg import import_package, write_declarations
 
 OBJECT_COUNTS = EXTENDED.extend(
@@ -93,7 +93,7 @@ def _package(tmp_path: Path, vocabulary: Any, name: str) -> tuple[ModuleType, di
     write_declarations(schemas, {"Tag": PARAMETERS})
     result = build(schemas, keywords=vocabulary)
     out = tmp_path / name
-    apply(plan(out, result.files))
+    write_locked(out, result.files)
     return import_package(out), result.files
 
 
@@ -185,7 +185,7 @@ def test_the_subset_vocabulary_gives_subset_modes_lines_through_either_pipeline(
     import generated
 
     result = build(ROOT / "tool_schemas", keywords=SUBSET_GRAPH)
-    apply(plan(tmp_path / "subset_graph_pkg", result.files))
+    write_locked(tmp_path / "subset_graph_pkg", result.files)
     package = import_package(tmp_path / "subset_graph_pkg")
     cases = build_cases(load_declarations(ROOT / "tool_schemas"))
     assert len(cases) == 100
