@@ -361,7 +361,7 @@ def _accepted(
     files = _schema_files(schemas_dir)
     with _no_collection():
         known = [record.source(label) if record is not None else None for _, label, _ in files]
-        vouched, read = _on_disk(out, current, known, record, listing)
+        vouched, whole, read = _on_disk(out, current, known, record, listing)
     told = _recorded(read, command)
     entries: list[Entry] = []
     warnings: list[Notice] = []
@@ -401,15 +401,17 @@ def _accepted(
             tools = _checked(found, vocabulary, names, modules, refusals)
         del data
         kept: list[Tool] = []
+        same = entry is not None and seen is entry[0] and tools is entry[2]  # the entry as it was
         for tool in tools:
             name, module, position, listed, notes = tool[:_VALIDATOR]
-            validator, served = f"{module}.py", f"{module}{_DECLARATION_FILE}"
-            if vouched.get(validator) is not tool or vouched.get(served) is not tool:
+            if id(tool) not in whole:  # (both its files vouched for by this very tool: as they are)
+                validator, served = f"{module}.py", f"{module}{_DECLARATION_FILE}"
                 source = (file, sha, command)  # what the headers of its files name
                 on_disk = (
                     *_found(validator, tool, _VALIDATOR, vouched, read, source, record),
                     *_found(served, tool, _SERVED, vouched, read, source, record),
                 )
+                same = same and on_disk == tool[_VALIDATOR:]
                 tool = (*tool[:_VALIDATOR], *on_disk)
             kept.append(tool)
             notices: tuple[Notice, ...] = ()
@@ -422,8 +424,7 @@ def _accepted(
             if tool[6] is None or tool[8] is None:
                 sources[file] = (schemas_dir / file_name, sha)
         if record is not None:
-            fresh = (seen, sha, tuple(kept))
-            record.keep(file, entry if fresh == entry else fresh)
+            record.keep(file, entry if same and entry is not None else (seen, sha, tuple(kept)))
     if len(refusals) == 1:
         raise refusals[0]
     if refusals:
@@ -657,7 +658,7 @@ def _on_disk(
     known: list[Any],
     record: Record | None,
     listing: dict[str, os.DirEntry[str]] | None,
-) -> tuple[dict[str, Tool], dict[str, Read]]:
+) -> tuple[dict[str, Tool], set[int], dict[str, Read]]:
     """The files of the package on disk that may be taken as they are (see the module
     docstring), or none: those the record's entries of declaration files (`known`) vouch
     for, unread (name -> body sha256 and the record's tool they are of), and the headers of
@@ -668,19 +669,20 @@ def _on_disk(
     index = _read(out / "__init__.py") if out is not None else None
     parsed = hdr.parse(index[0]) if index is not None else None
     if out is None or parsed is None or parsed.fields.get("Generator") != current:
-        return {}, {}
+        return {}, set(), {}
     try:
         if listing is None:
             with os.scandir(out) as entries:
                 listing = {e.name: e for e in entries if e.name.endswith(".py")}
     except OSError:
-        return {}, {}
+        return {}, set(), {}
     vouched: dict[str, Tool] = {}
+    whole: set[int] = set()  # the record's tools both of whose files it vouched for (by id: alive all run)
     bodies: dict[str, str] = {}
     try:
         folder = os.open(out, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     except OSError:
-        return {}, {}
+        return {}, set(), {}
     try:
         for entry in known:
             for tool in entry[2] if entry is not None else ():
@@ -693,6 +695,8 @@ def _on_disk(
                 if tool[7] is not None and _unchanged(served, listing, folder, tool[7]):
                     vouched[served] = tool
                     bodies[served] = tool[8]
+                    if validator in vouched:  # both: the tool is taken as it is without a lookup
+                        whole.add(id(tool))
     finally:
         os.close(folder)
     read: dict[str, Read] = {}
@@ -709,14 +713,14 @@ def _on_disk(
                 continue
             found = hdr.parse(got[0])
             if found is None:
-                return {}, {}  # a generated file edited by hand: render everything again
+                return {}, set(), {}  # a generated file edited by hand: render everything again
             read[name] = (found.header, got[1])
             if record is not None and name.startswith("_"):  # a package file: no tool's module does
                 record.note_package_file(name, got[1], found.header)
     bodies.update((name, header.body_sha256) for name, (header, _) in read.items())
     if parsed.fields.get("Package sha256") != _digest(bodies):
-        return {}, {}
-    return vouched, read
+        return {}, set(), {}
+    return vouched, whole, read
 
 
 __all__ = ["Build", "Declaration", "Entry", "Sink", "build", "fingerprint", "module_body", "render_tool"]
