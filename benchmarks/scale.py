@@ -11,6 +11,10 @@ copies: `name_2`, `name_3`, ...), one file each:
   package as it is in a project, where it was generated some time before the edit. That
   first check reads every file (no record yet) and is reported too.
 
+The edits are measured once every size's package exists, interleaved (an edit at each size
+in turn, RUNS rounds): the machine's speed drifts over the minutes a cold run of 10,000 tools
+takes, and a ratio is only as good as its two figures are measured alike.
+
 Every run is a whole `python -m generator` process. The ratios against the smallest size
 are what issue 22 asks for: edits within 1.5x, peak RSS within 2x, time per tool within
 1.15x. `SCALE_SIZES=300,3000,10000 make gencost-scale` adds 10,000 tools (about 10 minutes
@@ -27,7 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +39,7 @@ from benchmarks.gencost import bfcl_declarations, write_section
 from generator.verified import MARGIN_NS
 
 ROOT = Path(__file__).resolve().parent.parent
-RUNS = 3
+RUNS = 5
 SIZES = (300, 3000)
 
 
@@ -45,13 +49,23 @@ class Run:
     peak_mb: float  # largest process of the run (the CLI or a worker), from wait4
 
 
-@dataclass(frozen=True)
+@dataclass
 class Figures:
     tools: int
     cold: Run
-    edit_generate: float
-    edit_check: float
     first_check: float  # the no-op check after the cold generate: no record yet, every file read
+    schemas: Path
+    out: Path
+    checks: list[float] = field(default_factory=list)  # one edit each, then `generate --check`
+    generates: list[float] = field(default_factory=list)  # the same edit, then `generate`
+
+    @property
+    def edit_generate(self) -> float:
+        return min(self.generates)
+
+    @property
+    def edit_check(self) -> float:
+        return min(self.checks)
 
 
 def declarations(count: int) -> list[dict[str, Any]]:
@@ -96,25 +110,27 @@ def run(schemas: Path, out: Path, *options: str, ok: tuple[int, ...] = (0,)) -> 
     return Run(seconds, usage.ru_maxrss / 1024)
 
 
-def measure(count: int, work: Path, runs: int = RUNS) -> Figures:
+def generated(count: int, work: Path) -> Figures:
+    """A cold generate of `count` tools, then the first no-op check (which records every file)."""
     schemas = work / f"schemas{count}"
     write_schemas(schemas, declarations(count))
     out = work / f"out{count}"
     cold = run(schemas, out)
     time.sleep(MARGIN_NS / 1e9)  # what was just written is recorded only when older than this
     first = run(schemas, out, "--check")
-    edited = schemas / f"{count // 2:05d}.json"
-    original = json.loads(edited.read_text(encoding="utf-8"))
-    checks: list[float] = []
-    generates: list[float] = []
-    for r in range(runs):
-        changed = json.loads(json.dumps(original))
-        changed["function"]["description"] = f"{original['function'].get('description', '')} (edit {r})"
-        edited.write_text(json.dumps(changed), encoding="utf-8")
-        checks.append(run(schemas, out, "--check", ok=(1,)).seconds)
-        generates.append(run(schemas, out).seconds)
-    run(schemas, out, "--check")  # the edit left the package in sync
-    return Figures(count, cold, min(generates), min(checks), first.seconds)
+    return Figures(count, cold, first.seconds, schemas, out)
+
+
+def edit_once(figures: Figures, r: int) -> None:
+    """Round `r`: the middle declaration's description changed, then --check and generate."""
+    edited = figures.schemas / f"{figures.tools // 2:05d}.json"
+    changed = json.loads(edited.read_text(encoding="utf-8"))
+    description = changed["function"].get("description", "").split(" (edit ")[0]
+    changed["function"]["description"] = f"{description} (edit {r})"
+    edited.write_text(json.dumps(changed), encoding="utf-8")
+    figures.checks.append(run(figures.schemas, figures.out, "--check", ok=(1,)).seconds)
+    figures.generates.append(run(figures.schemas, figures.out).seconds)
+    run(figures.schemas, figures.out, "--check")  # the edit left the package in sync
 
 
 def table(figures: list[Figures]) -> list[str]:
@@ -148,8 +164,8 @@ def table(figures: list[Figures]) -> list[str]:
         )
     rows += [
         "",
-        f"{os.cpu_count()} cores; every figure a whole process; edits best of {RUNS}; BFCL declarations "
-        f"(renamed copies past the {len(bfcl_declarations(None)):,} distinct ones).",
+        f"{os.cpu_count()} cores; every figure a whole process; edits best of {RUNS}, interleaved across "
+        f"sizes; BFCL declarations (renamed copies past the {len(bfcl_declarations(None)):,} distinct ones).",
     ]
     return rows
 
@@ -171,8 +187,12 @@ def main() -> None:
             tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix="toolgen-scale-"))
         figures = []
         for count in sizes():
-            figures.append(measure(count, Path(tmp)))
-            print(f"{count} tools measured", file=sys.stderr, flush=True)
+            figures.append(generated(count, Path(tmp)))
+            print(f"{count} tools generated", file=sys.stderr, flush=True)
+        for r in range(RUNS):
+            for each in figures:
+                edit_once(each, r)
+        print("edits measured", file=sys.stderr, flush=True)
     lines = table(figures)
     write_section("\n".join(lines), "scale")
     print("\n".join(lines))
