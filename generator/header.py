@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from generator.command import MAKE
@@ -173,9 +173,9 @@ def str_literal(text: str) -> object:
     return ast.literal_eval(text)
 
 
-def package_digest(bodies: Iterable[tuple[str, str]]) -> str:
-    """The digest `__init__.py` records: (file name, body sha256) of every other file."""
-    # One update of the joined pairs: the same bytes as one update per pair, in a tenth of
-    # the time for a package of 20,000 files.
-    joined = "".join([f"{name}\0{body_sha}\0" for name, body_sha in sorted(bodies)])
+def package_digest(bodies: Mapping[str, str]) -> str:
+    """The digest `__init__.py` records: (file name, body sha256) of every other file, in name
+    order. One update of the joined pairs (the same bytes as one update per pair, in a tenth
+    of the time for 20,000 files); the names are distinct, so sorting them orders the pairs."""
+    joined = "".join([f"{name}\0{bodies[name]}\0" for name in sorted(bodies)])
     return hashlib.sha256(joined.encode("utf-8", "surrogateescape")).hexdigest()
