@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from generator.ir import Choice, Node, ToolModule
+from generator.ir import Choice, ToolModule
 from generator.names import identifier
 from generator.vocabulary import Keyword, Vocabulary
 
@@ -167,9 +167,7 @@ class Steps:
 
     @property
     def nothing(self) -> bool:
-        return not (self.types or self.values or self.bounds) and (
-            self.objects is None and not self.items
-        )
+        return not (self.types or self.values or self.bounds) and (self.objects is None and not self.items)
 
     @property
     def one_enum(self) -> ValueTest | None:
@@ -268,10 +266,6 @@ class Function:
         return not self.pre and isinstance(self.body, Steps) and self.body.nothing
 
 
-def _kebab(keyword: str) -> str:
-    return identifier(keyword).upper()
-
-
 class CollectorPlan:
     """The collector functions and constants of one extended-mode module."""
 
@@ -334,49 +328,31 @@ class CollectorPlan:
         """The frozenset constant of an enum of strings ("" when there is none)."""
         return self._constant_of.get(("members_set", repr(tuple(members))), "")
 
-    def _content(self, pointer: str, resolved: bool = False) -> str:
-        """What of a member decides the code: its content (without its combinators once they
-        are resolved)."""
-        node = self.nodes[pointer]
-        return node.content_resolved if resolved else node.content
-
     # ---------- functions ----------
 
     def visit(self, members: tuple[str, ...], word: str) -> Function:
-        key = ("visit", tuple(self._content(m) for m in members))
-        found = self._by_key.get(key)
-        if found is not None:
-            return found
-        function = Function(self._function_name("_visit", word), "visit")
-        self._by_key[key] = function
-        self.functions.append(function)
-        self._fill(function, list(members), 0, frozenset(), word, False)
-        return function
+        return self.function("visit", list(members), 0, frozenset(), word, word)
 
-    def branch(
-        self, members: list[str], start: int, later: frozenset[str], word: str, suffix: str
+    def function(
+        self, kind: str, members: list[str], start: int, later: frozenset[str], word: str, named: str
     ) -> Function:
-        key = ("branch", tuple(self._content(m, i < start) for i, m in enumerate(members)), start, later)
+        """The visit of a group, or (kind "branch") a candidate: the group so far with one
+        branch, whose members before `start` have their combinators resolved already. Keyed by
+        what of each member decides the code: its content (without its combinators once they
+        are resolved)."""
+        nodes = [self.nodes[m] for m in members]
+        contents = tuple(n.content_resolved if i < start else n.content for i, n in enumerate(nodes))
+        key = (kind, contents, start, later)
         found = self._by_key.get(key)
         if found is not None:
             return found
-        function = Function(self._function_name("_branch", f"{word}_{suffix}"), "branch")
+        function = Function(self._function_name(f"_{kind}", named), kind)
         self._by_key[key] = function
         self.functions.append(function)
-        self._fill(function, members, start, later, word, True)
+        function.pre = self._types(members)
+        memoized = kind == "branch"
+        function.body = self._resolve(function, members, start, 0, later, later, word, memoized)
         return function
-
-    def _fill(
-        self,
-        function: Function,
-        group: list[str],
-        start: int,
-        later: frozenset[str],
-        word: str,
-        memoized: bool,
-    ) -> None:
-        function.pre = self._types(group)
-        function.body = self._resolve(function, group, start, 0, later, later, word, memoized)
 
     def _types(self, group: list[str]) -> list[TypeTest]:
         found: list[TypeTest] = []
@@ -428,7 +404,9 @@ class CollectorPlan:
             members = list(self.nodes[b].group)
             accepts = choice.accepts[i]
             suffix = "_".join(accepts) if accepts is not None else "any"
-            callee = self.branch(group + members, len(group), frozenset(ahead), word, suffix)
+            callee = self.function(
+                "branch", group + members, len(group), frozenset(ahead), word, f"{word}_{suffix}"
+            )
             call = Call(callee.name)
             function.calls.append(call)
             choose.candidates.append(call)
@@ -495,7 +473,7 @@ class CollectorPlan:
                 text = ""
                 if bound.text:
                     shared = ("bound", bound.keyword, repr(bound.value))
-                    named = f"{word}_{_kebab(bound.keyword)}"
+                    named = f"{word}_{bound.keyword}"
                     text = self._constant(named, "bound", bound.text, shared, keyword=bound.keyword)
                 extra_name = ""
                 if bound.spec.macro == "pattern":
@@ -512,9 +490,9 @@ class CollectorPlan:
             for node in nodes:
                 for name, sub in node.properties:
                     properties.append((name, self._descend(function, sub, name, memoized)))
-            declared = frozenset(extra).union(*(n_declared(n) for n in nodes))
-            ordered = [*dict.fromkeys([d for n in nodes for d in n_declared_ordered(n)]), *sorted(extra)]
-            ordered = list(dict.fromkeys(ordered))
+            ordered = [name for n in nodes for name in [*(p for p, _ in n.properties), *n.required]]
+            ordered = list(dict.fromkeys([*ordered, *sorted(extra)]))
+            declared = frozenset(ordered)
             declared_name = ""
             if declared:
                 one_set = ("declared", tuple(sorted(declared)))  # one constant, whatever the order
@@ -600,10 +578,7 @@ class CollectorPlan:
                 if needs != function.memo:
                     function.memo = needs
                     changed = True
-        for function in self.functions:
-            for call in function.calls:
-                callee = by_name[call.function]
-                call.memo, call.empty, call.depth = callee.memo, callee.empty, callee.depth
+        for function in self.functions:  # the last pass above gave each call its callee's memo
             for steps in _all_steps(function.body):
                 steps.items = [c for c in steps.items if not c.silent]
                 o = steps.objects
@@ -794,6 +769,7 @@ def _in_type_order(bounds: dict[str, list[BoundTest]], vocabulary: Vocabulary) -
     order = list(dict.fromkeys(k.constrains for k in vocabulary.bounds))
     return {t: bounds[t] for t in order if t in bounds}
 
+
 # The JSON types whose values decoded from JSON have exact Python types to test first: the
 # one type of each (a number is an int or a float, an integer an int or an integral float,
 # both spelled by the template); `null` is one value, tested by `t` like any other.
@@ -892,11 +868,3 @@ def _uses_t(body: Body | None) -> bool:
     if isinstance(body, Steps):
         return bool(body.types or body.bounds)
     return False
-
-
-def n_declared(node: Node) -> frozenset[str]:
-    return frozenset([*(name for name, _ in node.properties), *node.required])
-
-
-def n_declared_ordered(node: Node) -> list[str]:
-    return [*(name for name, _ in node.properties), *node.required]

@@ -267,6 +267,10 @@ class _Analysis:
     def refuse(self, pointer: str, reason: str) -> DeclarationError:
         return DeclarationError(self.file, self.base + pointer, reason)
 
+    def raise_found(self, found: tuple[str, str] | None) -> None:
+        if found is not None:
+            raise self.refuse(*found)
+
     def warn(self, pointer: str, kind: WarningKind, keywords: tuple[str, ...], reason: str) -> None:
         self.warnings.append(SchemaWarning(self.file, self.base + pointer, kind, keywords, reason))
 
@@ -293,15 +297,20 @@ class _Analysis:
         schema = self.root
         if not isinstance(schema, dict):
             raise self.refuse("", "parameters must be an object schema")
-        if "type" in schema and schema["type"] != "object":
-            raise self.refuse("/type", 'parameters must have type "object"')
-        if "enum" in schema:
-            raise self.refuse("/enum", "parameters must not have an enum")
-        if "const" in schema and "const" in self.reads:
-            raise self.refuse("/const", "parameters must not have a const")
+        self.check_top_level("", schema, "")
         linked = any(k in schema and k in self.reads for k in ("$ref", "allOf"))
         if not object_like(schema) and not linked:
             raise self.refuse("", _NOT_OBJECT_LIKE)
+
+    def check_top_level(self, pointer: str, schema: dict[str, Any], suffix: str) -> None:
+        """validation.md §7's rules on a schema applied to the whole input (E8 adds const)."""
+        if "type" in schema and schema["type"] != "object":
+            raise self.refuse(pointer_join(pointer, "type"), 'parameters must have type "object"' + suffix)
+        for keyword, article in (("enum", "an"), ("const", "a")):
+            if keyword in schema and keyword in self.reads:
+                raise self.refuse(
+                    pointer_join(pointer, keyword), f"parameters must not have {article} {keyword}{suffix}"
+                )
 
     def walk(self) -> None:
         """Check every interpreted schema, preorder in document order; then the targets of
@@ -348,21 +357,14 @@ class _Analysis:
         ignored = sorted(k for k in schema if k not in known)
         if ignored:
             self.warn(pointer, "not_interpreted", tuple(ignored), f"not enforced: {', '.join(ignored)}")
-        self.check_type(pointer, schema)
+        self.raise_found(type_refusal(schema, pointer))
         if "enum" in schema and (not isinstance(schema["enum"], list) or not schema["enum"]):
             raise self.refuse(pointer_join(pointer, "enum"), "expected a non-empty list")
-        self.check_required(pointer, schema)
+        self.raise_found(required_refusal(schema, pointer))
         if "properties" in schema:
-            where = pointer_join(pointer, "properties")
-            properties = schema["properties"]
-            if not isinstance(properties, dict):
-                raise self.refuse(where, "expected an object mapping property names to schemas")
-            for name, sub in properties.items():
-                at = pointer_join(where, name)
-                if not isinstance(sub, (dict, bool)):
-                    raise self.refuse(at, _NOT_A_SCHEMA)
-                children.append((at, sub))
-                self.entries.append(at)
+            found = self.named_schemas(pointer, schema, "properties", "property names")
+            children += found
+            self.entries += [at for at, _ in found]
         if "additionalProperties" in schema:
             extra = schema["additionalProperties"]
             at = pointer_join(pointer, "additionalProperties")
@@ -387,16 +389,9 @@ class _Analysis:
                 children.extend(self.branches(pointer, schema, keyword))
         for keyword in DEFINITIONS:
             if keyword in schema and keyword in self.reads:
-                where = pointer_join(pointer, keyword)
-                definitions = schema[keyword]
-                if not isinstance(definitions, dict):
-                    raise self.refuse(where, "expected an object mapping names to schemas")
-                for name, sub in definitions.items():
-                    at = pointer_join(where, name)
-                    if not isinstance(sub, (dict, bool)):
-                        raise self.refuse(at, _NOT_A_SCHEMA)
-                    children.append((at, sub))
-                    self.definitions.append(at)
+                found = self.named_schemas(pointer, schema, keyword, "names")
+                children += found
+                self.definitions += [at for at, _ in found]
         self.check_bounds(pointer, schema)
         self.check_pattern(pointer, schema)
         if "oneOf" in schema and "oneOf" in self.reads:
@@ -409,15 +404,18 @@ class _Analysis:
         self.check_unsatisfiable(pointer, schema)
         return children
 
-    def check_type(self, pointer: str, schema: dict[str, Any]) -> None:
-        found = type_refusal(schema, pointer)
-        if found is not None:
-            raise self.refuse(*found)
-
-    def check_required(self, pointer: str, schema: dict[str, Any]) -> None:
-        found = required_refusal(schema, pointer)
-        if found is not None:
-            raise self.refuse(*found)
+    def named_schemas(
+        self, pointer: str, schema: dict[str, Any], keyword: str, what: str
+    ) -> list[tuple[str, Any]]:
+        """The subschemas of `properties` or a definitions keyword: an object of named schemas."""
+        where = pointer_join(pointer, keyword)
+        if not isinstance(schema[keyword], dict):
+            raise self.refuse(where, f"expected an object mapping {what} to schemas")
+        found = [(pointer_join(where, name), sub) for name, sub in schema[keyword].items()]
+        for at, sub in found:
+            if not isinstance(sub, (dict, bool)):
+                raise self.refuse(at, _NOT_A_SCHEMA)
+        return found
 
     def check_ref(self, pointer: str, schema: dict[str, Any]) -> None:
         if "$ref" not in schema or "$ref" not in self.reads:
@@ -543,15 +541,12 @@ class _Analysis:
                 else:
                     high = (spec.name, value, strict)
             if low and high and (low[1] > high[1] or (low[1] == high[1] and (low[2] or high[2]))):
-                self.unsatisfiable(pointer, kind, (low[0], low[1]), (high[0], high[1]))
-
-    def unsatisfiable(self, pointer: str, kind: str, low: tuple[str, Any], high: tuple[str, Any]) -> None:
-        self.warn(
-            pointer,
-            "unsatisfiable",
-            (low[0], high[0]),
-            f"no {kind} can meet {low[0]} {json.dumps(low[1])} and {high[0]} {json.dumps(high[1])}",
-        )
+                self.warn(
+                    pointer,
+                    "unsatisfiable",
+                    (low[0], high[0]),
+                    f"no {kind} can meet {low[0]} {json.dumps(low[1])} and {high[0]} {json.dumps(high[1])}",
+                )
 
     # ---------- in place: cycles and groups ----------
 
@@ -706,19 +701,7 @@ class _Analysis:
     def check_root_group(self) -> None:
         root = self.groups[""]
         for member in root.members[1:]:
-            schema = self.schemas[member]
-            if "type" in schema and schema["type"] != "object":
-                raise self.refuse(
-                    pointer_join(member, "type"), 'parameters must have type "object"' + _IN_PLACE
-                )
-            if "enum" in schema:
-                raise self.refuse(
-                    pointer_join(member, "enum"), "parameters must not have an enum" + _IN_PLACE
-                )
-            if "const" in schema and "const" in self.reads:
-                raise self.refuse(
-                    pointer_join(member, "const"), "parameters must not have a const" + _IN_PLACE
-                )
+            self.check_top_level(member, self.schemas[member], _IN_PLACE)
         if not root.object_like:
             raise self.refuse("", _NOT_OBJECT_LIKE)
 
@@ -743,10 +726,7 @@ class _Analysis:
                     f"undeclared keys go unchecked because of {', '.join(opened)}",
                 )
             known = [self.schemas[m] for m in self.groups[entry].members]
-            excluded = any(
-                "type" in s and "object" not in ([s["type"]] if isinstance(s["type"], str) else s["type"])
-                for s in known
-            )
+            excluded = any("object" not in (declared_types(s) or ["object"]) for s in known)
             empty = not any(
                 s.get("properties") or s.get("required") or "additionalProperties" in s for s in closure
             )
@@ -844,8 +824,7 @@ def _on_cycles(edges: dict[str, list[str]]) -> frozenset[str]:
 def _accepts(members: list[dict[str, Any]]) -> tuple[str, ...] | None:
     for schema in members:
         if "type" in schema:
-            declared = schema["type"]
-            return (declared,) if isinstance(declared, str) else tuple(declared)
+            return tuple(declared_types(schema) or ())
     for schema in members:
         for keyword in ("const", "enum"):
             if keyword in schema:
