@@ -50,7 +50,6 @@ class Constant:
     # "tags_text", "fraction", "declared", "missing_line", "type_head", "rejected_line"
     kind: str
     value: Any
-    keyword: str = ""
     members: str = ""  # for "members_text": the constant holding the members
 
 
@@ -76,10 +75,6 @@ class BoundTest:
     value: Any
     text: str  # constant of its text ("" for uniqueItems)
     extra: str = ""  # the compiled pattern or the Fraction constant
-
-    @property
-    def keyword(self) -> str:
-        return self.spec.name
 
 
 @dataclass
@@ -474,7 +469,7 @@ class CollectorPlan:
                 if bound.text:
                     shared = ("bound", bound.keyword, repr(bound.value))
                     named = f"{word}_{bound.keyword}"
-                    text = self._constant(named, "bound", bound.text, shared, keyword=bound.keyword)
+                    text = self._constant(named, "bound", bound.text, shared)
                 extra_name = ""
                 if bound.spec.macro == "pattern":
                     assert bound.python is not None
@@ -516,10 +511,7 @@ class CollectorPlan:
         ]
         tested = [t.names for t in function.pre]  # passed already: the same value, the same tests
         types = [t for t in self._types(group) if t.names not in tested]
-        known: frozenset[str] | None = None  # the JSON types the value can have past step 1
-        for type_test in [*function.pre, *types]:
-            names = frozenset("number" if n == "integer" else n for n in type_test.names)
-            known = names if known is None else known & names
+        known = possible([t.names for t in [*function.pre, *types]])  # past step 1
         steps = Steps(types, values, _in_type_order(bounds, self.tool.vocabulary), objects, items)
         if known is not None:
             _restrict(steps, known)
@@ -824,8 +816,7 @@ def _narrowed(body: Body, names: tuple[str, ...]) -> Body:
     again, and steps for the JSON types it excludes go."""
     for steps in _all_steps(body):
         steps.types = [t for t in steps.types if t.names != names]
-        kinds = frozenset("number" if n == "integer" else n for n in names)
-        _restrict(steps, kinds if steps.known is None else steps.known & kinds)
+        _restrict(steps, _kinds_of(names) if steps.known is None else steps.known & _kinds_of(names))
     return body
 
 
@@ -846,11 +837,24 @@ def _disjoint(choice: Choice) -> bool:
     for names in choice.accepts:
         if names is None:
             return False
-        kinds = {"number" if n == "integer" else n for n in names}
+        kinds = _kinds_of(names)
         if kinds & seen:
             return False
         seen |= kinds
     return True
+
+
+def _kinds_of(names: tuple[str, ...]) -> frozenset[str]:
+    """The JSON types of type names, `integer` counted as `number` (a value's JSON type)."""
+    return frozenset("number" if n == "integer" else n for n in names)
+
+
+def possible(types: list[tuple[str, ...]]) -> frozenset[str] | None:
+    """The JSON types a value can have when it passes every type test of `types` (None: any)."""
+    found: frozenset[str] | None = None
+    for names in types:
+        found = _kinds_of(names) if found is None else found & _kinds_of(names)
+    return found
 
 
 def _all_steps(body: Body | None) -> list[Steps]:

@@ -88,6 +88,3 @@ class ToolModule:
     unchecked: tuple[str, ...]
     recursive: tuple[str, ...]  # pointers of groups reached recursively (a tree, a list)
     vocabulary: Vocabulary = SUBSET
-
-    def node(self, pointer: str) -> Node:
-        return next(n for n in self.nodes if n.pointer == pointer)

@@ -16,12 +16,8 @@ from generator.ir import Bound, Choice, Node, ToolModule
 from generator.load import Declaration
 from generator.names import module_name
 from generator.patterns import translate
-from generator.schema_graph import SchemaGraph, declared_types, object_like
+from generator.schema_graph import SchemaGraph, declared_types, is_local, object_like
 from generator.vocabulary import Vocabulary
-
-
-def _local(ref: Any) -> bool:
-    return isinstance(ref, str) and (ref == "#" or ref.startswith("#/"))
 
 
 def _bounds(schema: dict[str, Any], vocabulary: Vocabulary) -> tuple[Bound, ...]:
@@ -80,7 +76,7 @@ def _node(graph: SchemaGraph, pointer: str) -> Node:
         properties=properties,
         extra=extra,
         items=items,
-        open=opened or ("$ref" in schema and not _local(schema["$ref"])),
+        open=opened or ("$ref" in schema and not is_local(schema["$ref"])),
         object_like=object_like(schema),
         group=group.members,
         choices=choices,
@@ -116,9 +112,5 @@ def content_key(schema: Any, resolved: bool = False) -> str:
     if not isinstance(schema, dict):
         return json.dumps(schema)
     dropped = _NOT_OWN | ({"anyOf", "oneOf"} if resolved else frozenset())
-    own = {
-        k: v
-        for k, v in schema.items()
-        if k not in dropped and not (k == "$ref" and isinstance(v, str) and (v == "#" or v.startswith("#/")))
-    }
+    own = {k: v for k, v in schema.items() if k not in dropped and not (k == "$ref" and is_local(v))}
     return json.dumps(own, ensure_ascii=False)

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.collector import CollectorPlan
+from generator.collector import CollectorPlan, possible
 from generator.ir import Bound, Node, ToolModule
 from generator.names import identifier
 
@@ -199,14 +199,6 @@ class FastValue:
         return self.obj is None and not self.items and not self.fallback
 
 
-def _possible(types: list[tuple[str, ...]]) -> frozenset[str] | None:
-    found: frozenset[str] | None = None
-    for names in types:
-        here = frozenset("number" if n == "integer" else n for n in names)
-        found = here if found is None else found & here
-    return found
-
-
 @dataclass
 class FastPlan:
     tool: ToolModule
@@ -270,7 +262,7 @@ class FastPlan:
 
     def fill(self, fv: FastValue, nodes: list[Node], name: str) -> None:
         fv.types = [n.types for n in nodes if n.types is not None]
-        fv.possible = _possible(fv.types)
+        fv.possible = possible(fv.types)
         fv.consts = [n.const[0] for n in nodes if n.const]
         fv.enums = [n.enum for n in nodes if n.enum is not None]
         fv.bounds = [b for n in nodes for b in n.bounds]

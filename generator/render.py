@@ -51,10 +51,6 @@ def py_literal(value: Any, trailing: bool = False) -> str:
     raise TypeError(f"no Python literal for {type(value).__name__}")
 
 
-def py_multiline(value: Any) -> str:
-    return py_literal(value, trailing=True)
-
-
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -81,7 +77,7 @@ def environment() -> jinja2.Environment:
         extensions=["jinja2.ext.do"],
     )
     env.filters["py"] = py_literal
-    env.filters["pyml"] = py_multiline
+    env.filters["pyml"] = lambda value: py_literal(value, trailing=True)
     env.filters["doc"] = doc_text
     env.filters["ident"] = identifier
     env.filters["tuple"] = tuple

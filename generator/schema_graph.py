@@ -215,8 +215,9 @@ def object_like(schema: dict[str, Any]) -> bool:
     return any(k in schema for k in OBJECT_KEYWORDS) or (isinstance(names, list) and "object" in names)
 
 
-def _is_local(ref: str) -> bool:
-    return ref == "#" or ref.startswith("#/")
+def is_local(ref: Any) -> bool:
+    """A local reference (E3): `#` or a JSON pointer fragment."""
+    return isinstance(ref, str) and (ref == "#" or ref.startswith("#/"))
 
 
 def _closure(group: Group) -> tuple[str, ...]:
@@ -424,7 +425,7 @@ class _Analysis:
         where = pointer_join(pointer, "$ref")
         if not isinstance(ref, str):
             raise self.refuse(where, "expected a reference (a string)")
-        if not _is_local(ref):
+        if not is_local(ref):
             self.nonlocal_refs.add(pointer)
             self.warn(
                 where,
