@@ -20,6 +20,7 @@ from typing import Any
 from generator.collector import CollectorPlan, possible
 from generator.ir import Bound, Node, ToolModule
 from generator.names import identifier
+from generator.schema_graph import tokens as pointer_tokens
 
 # Module-level names every module defines; a constant or helper never takes one of these.
 _FIXED = frozenset({"TOOL_NAME", "NOT_ENFORCED", "ONE", "MANY", "DECLARED"})
@@ -32,7 +33,7 @@ _KEYWORD_TOKENS = frozenset(
 
 def _json_name(pointer: str) -> str:
     """The JSON name a schema is reached by: the last token of its pointer that is a name."""
-    tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
+    tokens = pointer_tokens(pointer)
     for k in range(len(tokens) - 1, -1, -1):
         token = tokens[k]
         if token in _KEYWORD_TOKENS and (
@@ -54,9 +55,6 @@ class ModulePlan:
     patterns: dict[str, str] = field(default_factory=dict)  # python spelling -> constant name
     fast: FastPlan | None = None
     collector: CollectorPlan | None = None
-
-    def pattern(self, python: str) -> str:
-        return self.patterns[python]
 
     @property
     def number_bounds(self) -> bool:

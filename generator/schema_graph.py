@@ -193,14 +193,6 @@ def json_equal(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def _dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-
-
-def _fragment(pointer: str) -> str:
-    return "#" + pointer
-
-
 def declared_types(schema: dict[str, Any]) -> list[str] | None:
     """The type names of an accepted schema, or None when it declares no type."""
     if "type" not in schema:
@@ -344,7 +336,7 @@ class _Analysis:
 
     def lookup(self, pointer: str) -> Any:
         value: Any = self.root
-        for token in _tokens(pointer):
+        for token in tokens(pointer):
             value = value[int(token)] if isinstance(value, list) else value[token]
         return value
 
@@ -448,8 +440,7 @@ class _Analysis:
             raise self.refuse(where, f"{shown} is not a valid JSON pointer (~ must be ~0 or ~1)")
         value: Any = self.root
         target = ""
-        for raw in raws:
-            token = raw.replace("~1", "/").replace("~0", "~")
+        for token in tokens(decoded):
             if isinstance(value, dict) and token in value:
                 value = value[token]
                 target = pointer_join(target, token)
@@ -459,7 +450,11 @@ class _Analysis:
             else:
                 raise self.refuse(where, f"{shown} refers to nothing in parameters")
         if not isinstance(value, (dict, bool)):
-            found = "an array" if isinstance(value, list) else f"{json_type(value)} {_dump(value)}"
+            found = (
+                "an array"
+                if isinstance(value, list)
+                else f"{json_type(value)} {json.dumps(value, ensure_ascii=False, separators=(', ', ': '))}"
+            )
             raise self.refuse(where, f"{shown} refers to {found}, not a schema")
         return target
 
@@ -587,7 +582,7 @@ class _Analysis:
                     chain = [*path[path.index(target) :], target]
                     raise self.refuse(
                         via,
-                        f"in-place cycle {' -> '.join(_fragment(p) for p in chain)}: $ref, allOf, anyOf "
+                        f"in-place cycle {' -> '.join('#' + p for p in chain)}: $ref, allOf, anyOf "
                         "and oneOf apply a schema to the same value; recursion must go through "
                         "properties, items or additionalProperties",
                     )
@@ -718,7 +713,8 @@ class _Analysis:
                 continue
             objectish = any(object_like(s) for s in closure)
             opening = self.vocabulary.opening
-            opened = sorted({k for s in closure for k in s if k in opening} | self.opened_by_ref(pointers))
+            by_ref = {"$ref"} if any(p in self.nonlocal_refs for p in pointers) else set()
+            opened = sorted({k for s in closure for k in s if k in opening} | by_ref)
             if objectish and opened:
                 self.warn(
                     entry,
@@ -750,9 +746,6 @@ class _Analysis:
                         ("required",),
                         f"{json.dumps(name)} is required but has no property schema",
                     )
-
-    def opened_by_ref(self, pointers: tuple[str, ...]) -> set[str]:
-        return {"$ref"} if any(p in self.nonlocal_refs for p in pointers) else set()
 
     def recursion(self) -> frozenset[str]:
         """The canonical groups reached from the root that are on a cycle of descents through
@@ -838,7 +831,8 @@ def _is_index(token: str) -> bool:
     return token.isascii() and token.isdigit() and (token == "0" or token[0] != "0")
 
 
-def _tokens(pointer: str) -> list[str]:
+def tokens(pointer: str) -> list[str]:
+    """The reference tokens of a JSON pointer, unescaped (RFC 6901)."""
     return [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
 
 
