@@ -272,6 +272,7 @@ class CollectorPlan:
         self.patterns = patterns
         self.nodes = {n.pointer: n for n in tool.nodes}
         self.functions: list[Function] = []
+        self.by_name: dict[str, Function] = {}
         self._by_key: dict[Any, Function] = {}
         self._names: set[str] = set()
         self._upper = taken
@@ -344,6 +345,7 @@ class CollectorPlan:
         function = Function(self._function_name(f"_{kind}", named), kind)
         self._by_key[key] = function
         self.functions.append(function)
+        self.by_name[function.name] = function
         function.pre = self._types(members)
         memoized = kind == "branch"
         function.body = self._resolve(function, members, start, 0, later, later, word, memoized)
@@ -532,7 +534,6 @@ class CollectorPlan:
 
     def _height(self, start: str) -> int:
         """The longest chain of descents below the root (no recursion: a DAG)."""
-        by_name = {f.name: f for f in self.functions}
         heights: dict[str, int] = {}
         order: list[str] = []
         stack = [(start, False)]
@@ -545,16 +546,15 @@ class CollectorPlan:
                 continue
             heights[name] = 0
             stack.append((name, True))
-            for call in by_name[name].calls:
+            for call in self.by_name[name].calls:
                 stack.append((call.function, False))
         for name in order:
             heights[name] = max(
-                (heights[c.function] + (1 if c.descent else 0) for c in by_name[name].calls), default=0
+                (heights[c.function] + (1 if c.descent else 0) for c in self.by_name[name].calls), default=0
             )
         return heights[start]
 
     def _settle(self) -> None:
-        by_name = {f.name: f for f in self.functions}
         for function in self.functions:
             function.uses_t = bool(function.pre) or _uses_t(function.body)
         changed = True
@@ -562,7 +562,7 @@ class CollectorPlan:
             changed = False
             for function in self.functions:
                 for call in function.calls:
-                    callee = by_name[call.function]
+                    callee = self.by_name[call.function]
                     call.memo = callee.memo
                     call.empty = callee.empty
                     call.depth = callee.depth
@@ -590,7 +590,6 @@ class CollectorPlan:
         Not done for a tool with a depth limit (its visits count segments)."""
         if self.depth:
             return
-        by_name = {f.name: f for f in self.functions}
         if not _direct_body(self.root):
             return
         stack = [self.root]
@@ -600,7 +599,7 @@ class CollectorPlan:
                 continue
             function.direct = True
             for call in function.calls:
-                callee = by_name[call.function]
+                callee = self.by_name[call.function]
                 if not call.silent and _direct_body(callee):
                     call.direct, call.collect_name = True, callee.collect_name
                     stack.append(callee)
@@ -612,7 +611,7 @@ class CollectorPlan:
             name = pending.pop()
             if name not in listed:
                 listed.add(name)
-                pending += [c.function for c in by_name[name].calls]
+                pending += [c.function for c in self.by_name[name].calls]
         for function in self.functions:
             function.listed = function.name in listed or not function.direct
             if function.direct:
@@ -626,7 +625,7 @@ class CollectorPlan:
                 function.inline = (body.nothing or body.one_enum is not None) and not function.depth
         for function in self.direct:
             for call in function.calls:
-                callee = by_name[call.function]
+                callee = self.by_name[call.function]
                 if call.direct and callee.inline:
                     call.exact, call.expected = callee.exact, callee.pre[0].expected
                     assert isinstance(callee.body, Steps)
@@ -646,9 +645,8 @@ class CollectorPlan:
         o = body.objects
         for name in o.required:
             o.missing_lines[name] = self._constant(f"{name}_missing", "missing_line", name)
-        by_name = {f.name: f for f in self.functions}
         for name, call in o.properties:
-            callee = by_name[call.function]
+            callee = self.by_name[call.function]
             if not call.exact and call.direct and callee.exact:
                 call.exact, call.expected, call.visits = callee.exact, callee.pre[0].expected, True
             if call.exact:
@@ -770,12 +768,8 @@ _EXACT = {"object": "dict", "array": "list", "string": "str", "boolean": "bool",
 
 def _kinds(body: Body | None) -> frozenset[str]:
     """The lists a direct visit's body appends to, or hands to the visits it calls."""
-    found: set[str] = set()
-    bodies = [*body.on_branch, body.on_none] if isinstance(body, Switch) else [body]
-    if isinstance(body, Switch):
-        found.add("typ")
-    for steps in bodies:
-        assert isinstance(steps, Steps)
+    found = {"typ"} if isinstance(body, Switch) else set()
+    for steps in _all_steps(body):  # a direct visit's: steps, or a switch's steps
         if steps.types:
             found.add("typ")
         if steps.values or steps.bounds:
