@@ -77,8 +77,17 @@ class BoundTest:
     extra: str = ""  # the compiled pattern or the Fraction constant
 
 
+class _Exact:
+    exact: str  # a JSON type tested first by its exact Python type ("": none)
+
+    @property
+    def exact_type(self) -> str:
+        """The Python type of the `exact` JSON type, when it is one ("" for number, integer)."""
+        return _EXACT.get(self.exact, "")
+
+
 @dataclass
-class Call:
+class Call(_Exact):
     """A call of a generated function on `x` (candidates) or a child value (descents)."""
 
     function: str
@@ -106,11 +115,6 @@ class Call:
     # With `exact`: the callee still runs when the type holds (at the top level, a visit whose
     # first test is that one exact type has it written here, with its line's constant).
     visits: bool = False
-
-    @property
-    def exact_type(self) -> str:
-        """The Python type of the `exact` JSON type, when it is one ("" for number, integer)."""
-        return _EXACT.get(self.exact, "")
 
     @property
     def inline(self) -> bool:
@@ -219,7 +223,7 @@ Body = Steps | Choose | Switch | Reuse
 
 
 @dataclass
-class Function:
+class Function(_Exact):
     name: str
     kind: str  # "visit" or "branch"
     depth: bool = False
@@ -246,11 +250,6 @@ class Function:
         """The root's type tests a dict can fail (the root's direct form is `_collect`, which
         answers any other value with the one "tool input" line)."""
         return [t for t in self.pre if "object" not in t.names]
-
-    @property
-    def exact_type(self) -> str:
-        """The Python type of the `exact` JSON type, when it is one ("" for number, integer)."""
-        return _EXACT.get(self.exact, "")
 
     @property
     def collect_name(self) -> str:

@@ -520,22 +520,17 @@ class _Analysis:
         when no value can meet both."""
         kinds = dict.fromkeys(k.constrains for k in self.vocabulary.bounds if k.compare)
         for kind in kinds:
-            low: tuple[str, Any, bool] | None = None
-            high: tuple[str, Any, bool] | None = None
+            best: dict[bool, tuple[str, Any, bool]] = {}  # lower? -> (keyword, K, strict)
             for spec in self.vocabulary.bounds_of(kind):
                 value = schema.get(spec.name)
                 if not spec.compare or not is_number(value):
                     continue
                 strict = spec.compare in (">", "<")
-                best = low if spec.lower else high
-                if best is not None:
-                    tighter = value > best[1] if spec.lower else value < best[1]
-                    if not (tighter or (value == best[1] and strict)):
-                        continue
-                if spec.lower:
-                    low = (spec.name, value, strict)
-                else:
-                    high = (spec.name, value, strict)
+                found = best.get(spec.lower)
+                tighter = found is None or (value > found[1] if spec.lower else value < found[1])
+                if tighter or (found is not None and value == found[1] and strict):
+                    best[spec.lower] = (spec.name, value, strict)
+            low, high = best.get(True), best.get(False)
             if low and high and (low[1] > high[1] or (low[1] == high[1] and (low[2] or high[2]))):
                 self.warn(
                     pointer,
