@@ -618,10 +618,9 @@ class CollectorPlan:
                 only = function.pre[0].names if len(function.pre) == 1 else ()
                 if len(only) == 1 and only[0] in _EXACT and not function.reads_t:
                     function.exact = only[0]
-        for function in self.functions:
-            body = function.body
-            if function.exact and not function.root and isinstance(body, Steps):
-                function.inline = (body.nothing or body.one_enum is not None) and not function.depth
+                    body = function.body
+                    if not function.root and isinstance(body, Steps):
+                        function.inline = (body.nothing or body.one_enum is not None) and not function.depth
         for function in self.direct:
             for call in function.calls:
                 callee = self.by_name[call.function]
@@ -629,10 +628,7 @@ class CollectorPlan:
                     call.exact, call.expected = callee.exact, callee.pre[0].expected
                     assert isinstance(callee.body, Steps)
                     call.enum = callee.body.one_enum
-        for function in self.direct:
-            function.kinds = _kinds(function.body)
-            if function.pre or function.root:
-                function.kinds |= {"typ"}
+            function.kinds = _kinds(function.body) | ({"typ"} if function.pre or function.root else set())
 
     def _top_level_lines(self) -> None:
         """The lines of the arguments' own members, whose paths are known when the module
