@@ -376,13 +376,9 @@ class CollectorPlan:
             return self._steps(function, group, extra, word, memoized)
         pending = self.nodes[group[position]].choices
         choice = pending[k]
-        ahead: set[str] = set(later)
-        for rest in pending[k + 1 :]:
-            ahead.update(rest.names)
-        for after in group[position + 1 :]:
-            for rest in self.nodes[after].choices:
-                ahead.update(rest.names)
-        ahead.update(extra)
+        # the combinators still to resolve after this one: their names count as declared (E5)
+        rests = [*pending[k + 1 :], *(c for a in group[position + 1 :] for c in self.nodes[a].choices)]
+        ahead = (later | extra).union(*(rest.names for rest in rests))
         self._uid += 1
         choose = self._choose(choice, word)
         if _disjoint(choice):
@@ -395,14 +391,12 @@ class CollectorPlan:
                 function, group, position, k + 1, extra | frozenset(choice.names), later, word, memoized
             )
             return switch
-        last = k + 1 == len(pending) and not any(self.nodes[a].choices for a in group[position + 1 :])
+        last = not rests
         for i, b in enumerate(choice.branches):
             members = list(self.nodes[b].group)
             accepts = choice.accepts[i]
             suffix = "_".join(accepts) if accepts is not None else "any"
-            callee = self.function(
-                "branch", group + members, len(group), frozenset(ahead), word, f"{word}_{suffix}"
-            )
+            callee = self.function("branch", group + members, len(group), ahead, word, f"{word}_{suffix}")
             call = Call(callee.name)
             function.calls.append(call)
             choose.candidates.append(call)
