@@ -16,8 +16,8 @@ from generator.ir import Bound, Choice, Node, ToolModule
 from generator.load import Declaration
 from generator.names import module_name
 from generator.patterns import translate
-from generator.schema_graph import SchemaGraph, declared_types, is_local, object_like
-from generator.vocabulary import Vocabulary
+from generator.schema_graph import DEFINITIONS, SchemaGraph, declared_types, is_local, object_like
+from generator.vocabulary import EXTENDED, Vocabulary
 
 
 def _bounds(schema: dict[str, Any], vocabulary: Vocabulary) -> tuple[Bound, ...]:
@@ -100,10 +100,7 @@ def lower(declaration: Declaration, graph: SchemaGraph, checked: Checked) -> Too
 
 # Keywords that decide nothing about a member's own visit: annotations, definitions, and the
 # in-place links whose targets the group lists as members of their own.
-_NOT_OWN = frozenset(
-    {"title", "description", "examples", "default", "$comment", "$schema", "$id", "$anchor", "$defs",
-     "definitions", "allOf"}
-)  # fmt: skip
+_NOT_OWN = EXTENDED.annotations | {"default", *DEFINITIONS, "allOf"}
 
 
 def content_key(schema: Any, resolved: bool = False) -> str:
