@@ -549,10 +549,7 @@ class _Analysis:
         links: list[tuple[str, str]] = []
         if pointer in self.refs:
             links.append((self.refs[pointer], pointer_join(pointer, "$ref")))
-        for keyword in self.in_place_keywords:
-            for i in range(len(schema.get(keyword, ()))):
-                at = pointer_join(pointer_join(pointer, keyword), i)
-                links.append((at, at))
+        links += [(at, at) for k in self.in_place_keywords for at in _branches(pointer, schema, k)]
         return links
 
     def build_groups(self) -> None:
@@ -594,9 +591,7 @@ class _Analysis:
             return Group(pointer, (), (), pointer, False, (), (), None)
         links = [self.refs[pointer]] if pointer in self.refs else []
         if "allOf" in self.reads:
-            links += [
-                pointer_join(pointer_join(pointer, "allOf"), i) for i in range(len(schema.get("allOf", ())))
-            ]
+            links += _branches(pointer, schema, "allOf")
         parts = [self.groups[link] for link in links]
         members: dict[str, None] = {pointer: None}
         combinators: dict[tuple[str, str], Combinator] = {
@@ -647,9 +642,7 @@ class _Analysis:
     def combinator(self, pointer: str, keyword: str) -> Combinator:
         key = (pointer, keyword)
         if key not in self.combinators:
-            where = pointer_join(pointer, keyword)
-            count = len(self.schemas[pointer][keyword])
-            branches = tuple(self.groups[pointer_join(where, i)] for i in range(count))
+            branches = tuple(self.groups[b] for b in _branches(pointer, self.schemas[pointer], keyword))
             declared: dict[str, None] = {}
             for branch in branches:
                 declared.update(dict.fromkeys(branch.declared))
@@ -820,6 +813,12 @@ def _accepts(members: list[dict[str, Any]]) -> tuple[str, ...] | None:
                 values = [schema["const"]] if keyword == "const" else schema["enum"]
                 return tuple(dict.fromkeys(json_type(v) for v in values))
     return None
+
+
+def _branches(pointer: str, schema: dict[str, Any], keyword: str) -> list[str]:
+    """The pointers of the branches of `keyword` (allOf, anyOf, oneOf) in `schema`, if any."""
+    where = pointer_join(pointer, keyword)
+    return [pointer_join(where, i) for i in range(len(schema.get(keyword, ())))]
 
 
 def _is_index(token: str) -> bool:
