@@ -351,12 +351,8 @@ class CollectorPlan:
         return function
 
     def _types(self, group: list[str]) -> list[TypeTest]:
-        found: list[TypeTest] = []
-        for pointer in group:
-            types = self.nodes[pointer].types
-            if types is not None and all(t.names != types for t in found):
-                found.append(TypeTest(types, " | ".join(types)))
-        return found
+        distinct = dict.fromkeys(self.nodes[pointer].types for pointer in group)
+        return [TypeTest(types, " | ".join(types)) for types in distinct if types is not None]
 
     def _resolve(
         self,
@@ -380,7 +376,7 @@ class CollectorPlan:
         rests = [*pending[k + 1 :], *(c for a in group[position + 1 :] for c in self.nodes[a].choices)]
         ahead = (later | extra).union(*(rest.names for rest in rests))
         self._uid += 1
-        choose = self._choose(choice, word)
+        choose = self._choose(choice)
         if _disjoint(choice):
             switch = Switch(choose.uid, [a for a in choice.accepts if a is not None], choose.expected)
             for b, names in zip(choice.branches, switch.admits, strict=True):
@@ -411,14 +407,10 @@ class CollectorPlan:
         )
         return choose
 
-    def _choose(self, choice: Choice, word: str) -> Choose:
-        expected: list[str] = []
-        for names in choice.accepts:
-            expected += [n for n in names or () if n not in expected]
-        tags_text = ""
-        if choice.tag is not None:
-            tags = tuple(choice.tags)
-            tags_text = self._constant(f"{choice.tag}_tags", "tags_text", tags)
+    def _choose(self, choice: Choice) -> Choose:
+        expected = dict.fromkeys(n for names in choice.accepts for n in names or ())
+        tags = tuple(choice.tags)
+        tags_text = self._constant(f"{choice.tag}_tags", "tags_text", tags) if choice.tag is not None else ""
         return Choose(
             self._uid,
             [],
