@@ -448,14 +448,14 @@ class CollectorPlan:
         seen: set[tuple[str, str]] = set()
         for node in nodes:
             for bound in node.bounds:
-                key = (bound.keyword, repr(bound.value))
+                key = (bound.spec.name, repr(bound.value))
                 if key in seen:
                     continue
                 seen.add(key)
                 text = ""
                 if bound.text:
-                    shared = ("bound", bound.keyword, repr(bound.value))
-                    named = f"{word}_{bound.keyword}"
+                    shared = ("bound", bound.spec.name, repr(bound.value))
+                    named = f"{word}_{bound.spec.name}"
                     text = self._constant(named, "bound", bound.text, shared)
                 extra_name = ""
                 if bound.spec.macro == "pattern":

@@ -35,10 +35,6 @@ class Bound:
     python: str | None = None
 
     @property
-    def keyword(self) -> str:
-        return self.spec.name
-
-    @property
     def text(self) -> str:
         """The line after "is invalid: " when the value breaks it."""
         return self.spec.line(self.value)
