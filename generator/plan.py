@@ -179,16 +179,8 @@ class FastValue:
     @property
     def empty(self) -> bool:
         """Accepts every value: nothing to test."""
-        return (
-            self.alternatives is None
-            and not self.fallback
-            and not self.types
-            and not self.consts
-            and not self.enums
-            and not self.bounds
-            and self.obj is None
-            and not self.items
-        )
+        tests = self.fallback or self.types or self.consts or self.enums or self.bounds or self.items
+        return self.alternatives is None and self.obj is None and not tests
 
     @property
     def leaf(self) -> bool:
