@@ -293,15 +293,6 @@ class CollectorPlan:
 
     # ---------- names ----------
 
-    def _function_name(self, prefix: str, word: str) -> str:
-        base = f"{prefix}_{identifier(word)}"
-        candidate, n = base, 1
-        while candidate in self._names:
-            n += 1
-            candidate = f"{base}_{n}"
-        self._names.add(candidate)
-        return candidate
-
     def _constant(self, word: str, kind: str, value: Any, key: Any = None, **fields: str) -> str:
         """The name of the constant `kind(value)`, made on first use; constants with one key
         (by default the kind and the value's repr) are one."""
@@ -341,7 +332,7 @@ class CollectorPlan:
         found = self._by_key.get(key)
         if found is not None:
             return found
-        function = Function(self._function_name(f"_{kind}", named), kind)
+        function = Function(numbered(f"_{kind}_{identifier(named)}", self._names), kind)
         self._by_key[key] = function
         self.functions.append(function)
         self.by_name[function.name] = function
@@ -699,6 +690,16 @@ class CollectorPlan:
             if any("number" in s.bounds for s in _all_steps(function.body)):
                 return True
         return False
+
+
+def numbered(base: str, taken: set[str]) -> str:
+    """`base`, else `base_2`, `base_3`...: the first not in `taken`, which takes it."""
+    candidate, n = base, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{base}_{n}"
+    taken.add(candidate)
+    return candidate
 
 
 def _inline(fv: FastValue) -> bool:

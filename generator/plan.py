@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.collector import CollectorPlan, possible
+from generator.collector import CollectorPlan, numbered, possible
 from generator.ir import Bound, Node, ToolModule
 from generator.names import identifier
 from generator.schema_graph import tokens as pointer_tokens
@@ -203,15 +203,6 @@ class FastPlan:
     def __post_init__(self) -> None:
         self._nodes = {n.pointer: n for n in self.tool.nodes}
 
-    def helper_name(self, text: str) -> str:
-        word = identifier(text)
-        candidate, n = word, 1
-        while candidate in self._names:
-            n += 1
-            candidate = f"{word}_{n}"
-        self._names.add(candidate)
-        return candidate
-
     def value(self, pointer: str, name: str) -> FastValue:
         return self.merged(self._nodes[pointer].group, name)
 
@@ -244,7 +235,7 @@ class FastPlan:
         else:
             self.fill(fv, nodes, name)
         if not fv.leaf or fv.recursive:
-            fv.helper = self.helper_name(name)
+            fv.helper = numbered(identifier(name), self._names)
             self.helpers.append(fv)
         self._building.discard(key)
         fv.users += 1
