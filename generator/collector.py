@@ -539,9 +539,7 @@ class CollectorPlan:
             for function in self.functions:
                 for call in function.calls:
                     callee = self.by_name[call.function]
-                    call.memo = callee.memo
-                    call.empty = callee.empty
-                    call.depth = callee.depth
+                    call.memo, call.empty, call.depth = callee.memo, callee.empty, callee.depth
                 needs = any((c.memoized or c.memo) and not c.empty for c in function.calls)
                 if needs != function.memo:
                     function.memo = needs
