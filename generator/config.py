@@ -161,9 +161,8 @@ def settings(
         value = given[key]
         if isinstance(value, Path):
             return value
-        if key in found and path is not None:
-            return _relative(path.parent / found[key], here)
-        return _relative(root / DEFAULTS[key], here)
+        folder = path.parent / found[key] if key in found and path is not None else root / DEFAULTS[key]
+        return Path(os.path.relpath(folder, here))  # as the working directory sees it, shortest
 
     out_folder = path_of("out")
     mode, keywords_from = keywords, "given"
@@ -208,8 +207,3 @@ def package_keywords(out: Path) -> str | None:
                 return None
             return value if value in KEYWORD_MODES else None
     return None
-
-
-def _relative(target: Path, here: Path) -> Path:
-    """A configured folder as seen from the working directory (shortest spelling)."""
-    return Path(os.path.relpath(target, here))

@@ -18,22 +18,8 @@ else:  # pragma: no cover - Python 3.10 has no tomllib
     import tomli as tomllib
 
 from generator.errors import DeclarationError, pointer_join
-from generator.shapes import NO_PARAMETERS, name_pointer, tools_in
+from generator.shapes import name_pointer, tools_in
 
-__all__ = [
-    "NO_PARAMETERS",
-    "Declaration",
-    "declarations_in",
-    "display_name",
-    "labeller",
-    "name_refusal",
-    "project_root",
-    "read_all",
-    "read_declaration",
-    "read_declarations",
-    "read_source",
-    "schema_files",
-]
 # Arrays and objects nested deeper than this are refused: lowering recurses about three frames
 # per schema level, and a refusal with a pointer beats a RecursionError. 200 JSON levels still
 # allow a schema nested about 100 object levels (or 200 array levels) deep.

@@ -26,15 +26,10 @@ def cores() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-def jobs_setting() -> int | None:
-    """TOOLGEN_JOBS as a positive integer, or None when unset or not one."""
-    setting = os.environ.get(JOBS_VARIABLE, "").strip()
-    return int(setting) if setting.isdigit() and int(setting) > 0 else None
-
-
 def usable_workers() -> int:
     """The worker processes a pooled command starts by default: the cores, within TOOLGEN_JOBS."""
-    return min(cores(), jobs_setting() or cores())
+    setting = os.environ.get(JOBS_VARIABLE, "").strip()
+    return min(cores(), int(setting) if setting.isdigit() and int(setting) > 0 else cores())
 
 
 def pool_context(preload: Sequence[str] = ()) -> multiprocessing.context.BaseContext:

@@ -16,19 +16,19 @@ manifest that says which files toolgen wrote from which source.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 import re
 import sys
 from collections.abc import Iterable
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
 from generator.errors import DeclarationError
 from generator.load import read_declarations
 from generator.sources.tool import ImportedTool, ImportRefused
-from generator.write import atomic_write, locked
+from generator.write import atomic_write, file_diff, locked
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -161,26 +161,15 @@ def diff(plan: Snapshot) -> str:
     chunks: list[str] = []
     for name in sorted(plan.changed + plan.new + plan.removed):
         path = plan.folder / name
-        old = path.read_text("utf-8", errors="replace") if name not in plan.new else ""
-        new = plan.files.get(name, "")
-        shown = path.as_posix().lstrip("/")
-        chunks.extend(
-            difflib.unified_diff(
-                old.splitlines(keepends=True),
-                new.splitlines(keepends=True),
-                fromfile="/dev/null" if name in plan.new else f"a/{shown}",
-                tofile="/dev/null" if name in plan.removed else f"b/{shown}",
-            )
-        )
+        old = None if name in plan.new else path.read_text("utf-8", errors="replace")
+        chunks += file_diff(path, old, plan.files.get(name))
     return "".join(chunks)
 
 
 def check(folder: Path, tools: list[ImportedTool]) -> Snapshot:
     """The comparison, under a shared lock when the folder exists (a run in progress is never
     seen half-done)."""
-    if not folder.is_dir():
-        return snapshot(folder, tools)
-    with locked(folder, exclusive=False):
+    with locked(folder, exclusive=False) if folder.is_dir() else nullcontext():
         return snapshot(folder, tools)
 
 

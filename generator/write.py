@@ -63,11 +63,6 @@ def _regular(path: Path) -> bool:
         return False
 
 
-def _occupied(path: Path) -> bool:
-    """Something, even a dangling symlink, already has this name."""
-    return os.path.lexists(path)
-
-
 def is_generated(path: Path) -> bool:
     """A regular file whose first line is our header: the only kind we overwrite or delete."""
     if not _regular(path):
@@ -81,7 +76,7 @@ def is_generated(path: Path) -> bool:
 
 def check_output_folder(out: Path, schemas: Path, cwd: Path | None = None) -> None:
     """Refuse an --out that is a file, lies inside --schemas, or is the project root (or above)."""
-    if _occupied(out) and not out.is_dir():
+    if os.path.lexists(out) and not out.is_dir():
         raise OutputError(f"{out}: the output path exists and is not a folder")
     target = out.resolve()
     source = schemas.resolve()
@@ -123,27 +118,21 @@ class Staging:
         self._names.add(name)
         target = self.out / name
         data = content.encode("utf-8")
-        if not _occupied(target):
+        if not os.path.lexists(target):  # (lexists: even a dangling symlink takes the name)
             self._missing.append(name)
         elif not is_generated(target):
             self._changed.append(name)
-            self._foreign.append(name)
-            if not self.write:
-                self._texts[name] = content  # --check shows what would replace it
-            return
+            self._foreign.append(name)  # refused at commit; --check shows what would replace it
         elif _same(target, data):
             return
         else:
             self._changed.append(name)
-        if self.write and not self._foreign:
-            self._temps[name] = self._temp(target, data)
-        elif not self.write:
+        if not self.write:
             self._texts[name] = content
-
-    def _temp(self, target: Path, data: bytes) -> str:
-        if self._lock is None:
-            self.begin()
-        return _temp_file(target, data)
+        elif not self._foreign:
+            if self._lock is None:
+                self.begin()
+            self._temps[name] = _temp_file(target, data)
 
     def begin(self) -> None:
         """Create the folder, take the exclusive lock and remove a killed run's temp files."""
@@ -230,7 +219,7 @@ def _same(target: Path, data: bytes) -> bool:
 
 
 def plan(out: Path, files: dict[str, str]) -> Plan:
-    if _occupied(out) and not out.is_dir():
+    if os.path.lexists(out) and not out.is_dir():
         raise OutputError(f"{out}: the output path exists and is not a folder")
     staging = Staging(out, write=False)
     for name, content in sorted(files.items()):
@@ -244,24 +233,22 @@ def diff(plan: Plan) -> str:
     chunks: list[str] = []
     for name in plan.changed + plan.missing + plan.orphans:
         path = plan.out / name
-        exists = _regular(path)
-        old = path.read_text("utf-8", errors="replace") if exists else ""
-        new = plan.files.get(name, "")
-        chunks.extend(
-            difflib.unified_diff(
-                old.splitlines(keepends=True),
-                new.splitlines(keepends=True),
-                fromfile=f"a/{_diff_name(path)}" if exists else "/dev/null",
-                tofile=f"b/{_diff_name(path)}" if name in plan.files else "/dev/null",
-            )
-        )
+        old = path.read_text("utf-8", errors="replace") if _regular(path) else None
+        chunks += file_diff(path, old, plan.files.get(name))
     return "".join(chunks)
 
 
-def _diff_name(path: Path) -> str:
-    """A path after git's `a/` and `b/`: an absolute one loses its leading slash, as in
-    `git diff --no-index` (`a/tmp/x.py`, never `a//tmp/x.py`)."""
-    return path.as_posix().lstrip("/")
+def file_diff(path: Path, old: str | None, new: str | None) -> Iterator[str]:
+    """One file's unified diff (None: the file is absent, named /dev/null). After git's `a/`
+    and `b/` an absolute path loses its leading slash, as in `git diff --no-index`
+    (`a/tmp/x.py`, never `a//tmp/x.py`)."""
+    shown = path.as_posix().lstrip("/")
+    return difflib.unified_diff(
+        (old or "").splitlines(keepends=True),
+        (new or "").splitlines(keepends=True),
+        fromfile="/dev/null" if old is None else f"a/{shown}",
+        tofile="/dev/null" if new is None else f"b/{shown}",
+    )
 
 
 def atomic_write(path: Path, content: str) -> None:
