@@ -717,16 +717,16 @@ def import_(
             plan = snapshot.write(folder, tools)
     except (ImportRefused, OutputError) as exc:
         _fail(str(exc))
-    declarations = [n for n in plan.files if n != snapshot.MANIFEST]
     if check:
         _report_import_drift(plan, options, sources if given else (), commands if given else (), color)
         return
-    changed = [n for n in plan.changed if n != snapshot.MANIFEST]
-    new = [n for n in plan.new if n != snapshot.MANIFEST]
-    unchanged = len(declarations) - len(changed) - len(new)
+    # Counted in tools, so the manifest is left out: `owners` has one declaration file a tool.
+    changed = sum(n in plan.owners for n in plan.changed)
+    new = sum(n in plan.owners for n in plan.new)
+    unchanged = len(plan.owners) - changed - new
     click.echo(
-        f"{counted(len(declarations), 'tool')} imported into {folder.as_posix()}: {len(changed)} changed, "
-        f"{len(new)} new, {unchanged} unchanged, {len(plan.removed)} removed"
+        f"{counted(len(plan.owners), 'tool')} imported into {folder.as_posix()}: {changed} changed, "
+        f"{new} new, {unchanged} unchanged, {len(plan.removed)} removed"
         f" in {time.perf_counter() - started:.1f}s"
     )
 
@@ -741,9 +741,8 @@ def _report_import_drift(
     from generator import snapshot
 
     folder = options.schemas
-    count = sum(1 for n in plan.files if n != snapshot.MANIFEST)
     if plan.in_sync:
-        click.echo(f"{folder.as_posix()}: in sync with the code ({counted(count, 'tool')})")
+        click.echo(f"{folder.as_posix()}: in sync with the code ({counted(len(plan.owners), 'tool')})")
         return
     words = [_program(), "import", *sources]
     for command in commands:

@@ -20,6 +20,9 @@ else:  # pragma: no cover - Python 3.10 has no tomllib
 from generator.errors import DeclarationError, pointer_join
 from generator.shapes import name_pointer, tools_in
 
+# What reading a TOML file (read_toml) may raise: each caller refuses it in its own words.
+TOML_ERRORS = (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError)
+
 # Arrays and objects nested deeper than this are refused: lowering recurses about three frames
 # per schema level, and a refusal with a pointer beats a RecursionError. 200 JSON levels still
 # allow a schema nested about 100 object levels (or 200 array levels) deep.
@@ -152,11 +155,16 @@ def _declares_toolgen(pyproject: Path) -> bool:
 def _has_table(path: str, _mtime_ns: int, _size: int) -> bool:
     # Keyed on the file's stat: display_name asks once per declaration file.
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        data = read_toml(Path(path))
+    except TOML_ERRORS:
         return True
     tool = data.get("tool")
     return isinstance(tool, dict) and "toolgen" in tool
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """A TOML file's top-level table (config, the import manifest, project_root's probe)."""
+    return tomllib.loads(path.read_text(encoding="utf-8"))
 
 
 def display_name(path: Path) -> str:

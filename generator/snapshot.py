@@ -19,21 +19,15 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import sys
 from collections.abc import Iterable
 from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
 from generator.errors import DeclarationError
-from generator.load import read_declarations
+from generator.load import TOML_ERRORS, read_declarations, read_toml
 from generator.sources.tool import ImportedTool, ImportRefused
 from generator.write import atomic_write, file_diff, locked
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10 has no tomllib
-    import tomli as tomllib
 
 MANIFEST = "toolgen-import.toml"
 _SAFE = re.compile(r"[A-Za-z0-9_\-][A-Za-z0-9_.\-]{0,99}")
@@ -93,8 +87,8 @@ def read_manifest(folder: Path) -> dict[str, str]:
         return {}
     shown = path.as_posix()
     try:
-        data = tomllib.loads(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        data = read_toml(path)
+    except TOML_ERRORS as exc:
         raise ImportRefused(f"{shown}: the import manifest cannot be read: {exc}") from None
     files = data.get("files", {})
     if set(data) - {"files"} or not isinstance(files, dict):
