@@ -103,10 +103,9 @@ def _strict_json(value: Any, file: str, pointer: str, depth: int = 0) -> Any:
             raise DeclarationError(file, where, "member name written more than once")
         result: dict[str, Any] = {}
         for key, member in value.items():
-            where = pointer_join(pointer, key)
             if _has_lone_surrogate(key):
                 raise DeclarationError(file, pointer, "member name is not valid Unicode (lone surrogate)")
-            result[key] = _strict_json(member, file, where, depth + 1)
+            result[key] = _strict_json(member, file, pointer_join(pointer, key), depth + 1)
         return result
     return value
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable
 from contextlib import nullcontext
 from dataclasses import dataclass
@@ -40,9 +41,7 @@ _MANIFEST_HEADER = (
 def file_names(names: Iterable[str]) -> dict[str, str]:
     """Each tool name's file name (the mapping in this module's docstring)."""
     names = list(names)
-    folded: dict[str, int] = {}
-    for name in names:
-        folded[name.casefold()] = folded.get(name.casefold(), 0) + 1
+    folded = Counter(name.casefold() for name in names)
     return {name: _file_name(name, folded[name.casefold()] > 1) for name in names}
 
 
@@ -73,7 +72,6 @@ class Snapshot:
     changed: tuple[str, ...]
     new: tuple[str, ...]
     removed: tuple[str, ...]  # owned before, offered by no source now
-    previous: tuple[str, ...]  # the files the manifest on disk lists
 
     @property
     def in_sync(self) -> bool:
@@ -118,7 +116,7 @@ def snapshot(folder: Path, tools: list[ImportedTool]) -> Snapshot:
         elif path.read_bytes() != content.encode("utf-8"):
             changed.append(name)
     removed = sorted(n for n in previous if n not in files and (folder / n).is_file())
-    return Snapshot(folder, files, owners, tuple(changed), tuple(new), tuple(removed), tuple(previous))
+    return Snapshot(folder, files, owners, tuple(changed), tuple(new), tuple(removed))
 
 
 def _refuse_hand_written(
