@@ -152,7 +152,8 @@ class Staging:
         --check), so only the run itself changes them meanwhile, and build() reads the same
         listing (a package of 20,000 files is listed once, not three times)."""
         if self._listing is None:
-            self._listing = _py_files(self.out)
+            with os.scandir(self.out) as entries:  # (not glob: it matches a pattern against every file)
+                self._listing = {e.name: e for e in entries if e.name.endswith(".py")}
         return self._listing
 
     def plan(self) -> Plan:
@@ -280,11 +281,6 @@ def _write_order(plan: Plan) -> list[str]:
     names = sorted(plan.changed + plan.missing)
     modules = [n for n in names if n not in _INDEX_FILES]
     return modules + [n for n in _INDEX_FILES if n in names]
-
-
-def _py_files(out: Path) -> dict[str, os.DirEntry[str]]:
-    with os.scandir(out) as listing:  # (not glob: it matches a pattern against every file)
-        return {e.name: e for e in listing if e.name.endswith(".py")}
 
 
 def _remove_stale_temps(out: Path) -> dict[str, os.DirEntry[str]]:
