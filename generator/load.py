@@ -199,9 +199,9 @@ def declarations_in(data: bytes, file: str) -> list[Declaration]:
     ]
 
 
-def labeller(cwd: Path | None = None) -> Callable[[Path], str]:
+def labeller() -> Callable[[Path], str]:
     """display_name with the project root found once: for runs over thousands of files."""
-    root = project_root((cwd or Path.cwd()).resolve())
+    root = project_root(Path.cwd().resolve())
     folders: dict[Path, Path] = {}  # a folder -> its resolved path: resolved once, not per file
 
     def label(path: Path) -> str:

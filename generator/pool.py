@@ -32,7 +32,7 @@ def usable_workers() -> int:
     return min(cores(), int(setting) if setting.isdigit() and int(setting) > 0 else cores())
 
 
-def pool_context(preload: Sequence[str] = ()) -> multiprocessing.context.BaseContext:
+def pool_context(preload: Sequence[str]) -> multiprocessing.context.BaseContext:
     """The start method for worker processes; `preload` names modules a fork server imports
     once, so that each worker starts with them."""
     # fork: the workers start with the parent's imports already done, in milliseconds. Only
@@ -44,7 +44,6 @@ def pool_context(preload: Sequence[str] = ()) -> multiprocessing.context.BaseCon
         return multiprocessing.get_context("fork")
     if "forkserver" in methods:
         context = multiprocessing.get_context("forkserver")
-        if preload:
-            context.set_forkserver_preload(list(preload))
+        context.set_forkserver_preload(list(preload))
         return context
     return multiprocessing.get_context("spawn")

@@ -74,7 +74,7 @@ def is_generated(path: Path) -> bool:
         return False
 
 
-def check_output_folder(out: Path, schemas: Path, cwd: Path | None = None) -> None:
+def check_output_folder(out: Path, schemas: Path) -> None:
     """Refuse an --out that is a file, lies inside --schemas, or is the project root (or above)."""
     if os.path.lexists(out) and not out.is_dir():
         raise OutputError(f"{out}: the output path exists and is not a folder")
@@ -82,7 +82,7 @@ def check_output_folder(out: Path, schemas: Path, cwd: Path | None = None) -> No
     source = schemas.resolve()
     if target == source or source in target.parents:
         raise OutputError(f"{out}: the output folder must not be inside the schemas folder {schemas}")
-    root = project_root((cwd or Path.cwd()).resolve())
+    root = project_root(Path.cwd().resolve())
     if target == root or target in root.parents:
         raise OutputError(f"{out}: the output folder must not be the project root {root} or above it")
 
