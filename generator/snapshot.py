@@ -124,7 +124,7 @@ def _refuse_hand_written(
 ) -> None:
     """A hand-written declaration keeps its tool names and its file name."""
     by_name = {t.name: t for t in tools}
-    wanted = {file: t for t in tools for file in [names[t.name]]}
+    wanted = {names[t.name]: t for t in tools}
     if not folder.is_dir():
         return
     for path in sorted(folder.glob("*.json")):

@@ -225,8 +225,7 @@ def plan(out: Path, files: dict[str, str]) -> Plan:
     staging = Staging(out, write=False)
     for name, content in sorted(files.items()):
         staging.put(name, content)
-    todo = staging.plan()
-    return dataclasses.replace(todo, files=files)
+    return dataclasses.replace(staging.plan(), files=files)
 
 
 def diff(plan: Plan) -> str:
