@@ -73,17 +73,6 @@ class Header:
 _OWN = ("Source", "Source sha256", "Body sha256")
 
 
-@dataclass(frozen=True)
-class Parsed:
-    fields: dict[str, str]  # "Source sha256", "Body sha256", ...
-    source: str
-    command: str  # the one its first line names
-
-    @property
-    def header(self) -> Header:
-        return Header(self.fields, self.source, self.command)
-
-
 def split(text: str) -> tuple[str, str]:
     """(header, body) of a file written by `with_header`."""
     end = text.index("# Body sha256: ")
@@ -91,7 +80,7 @@ def split(text: str) -> tuple[str, str]:
     return text[:end], text[end:]
 
 
-def parse(text: str) -> Parsed | None:
+def parse(text: str) -> Header | None:
     """The header fields of a generated file whose header is intact, else None.
 
     Intact means: our first line (naming any command), `# Name: value` lines up to `Body sha256`, that hash
@@ -128,7 +117,7 @@ def parse(text: str) -> Parsed | None:
         return None
     if _header(source, fields["Source sha256"], fields["Body sha256"], extra, command) != text[:position]:
         return None
-    return Parsed(fields, source, command)
+    return Header(fields, source, command)
 
 
 def str_literal(text: str) -> object:
