@@ -6,7 +6,10 @@ copies: `name_2`, `name_3`, ...), one file each:
 * a cold `generate` into a fresh folder: wall time, time per tool, and the peak RSS of the
   largest process of the run (the CLI or one of its format workers, from `wait4`);
 * one declaration edited in place (its description), then `generate --check` (drift, exit 1)
-  and `generate`: each edit a different text, best of RUNS. Before the edits, one no-op
+  and `generate`: each edit a different text, best of RUNS. The same declaration at every
+  size (the middle one of the smallest catalogue, the same file and text in each): an edit's
+  own cost (rendering and formatting that tool) depends on the tool, so a ratio of two
+  sizes compares what the other tools cost only when the edited tool is the same. Before the edits, one no-op
   `--check` once the package is older than the record's margin (generator/verified.py): the
   package as it is in a project, where it was generated some time before the edit. That
   first check reads every file (no record yet) and is reported too.
@@ -39,7 +42,7 @@ from benchmarks.gencost import bfcl_declarations, write_section
 from generator.verified import MARGIN_NS
 
 ROOT = Path(__file__).resolve().parent.parent
-RUNS = 5
+RUNS = 7
 SIZES = (300, 3000)
 
 
@@ -121,9 +124,10 @@ def generated(count: int, work: Path) -> Figures:
     return Figures(count, cold, first.seconds, schemas, out)
 
 
-def edit_once(figures: Figures, r: int) -> None:
-    """Round `r`: the middle declaration's description changed, then --check and generate."""
-    edited = figures.schemas / f"{figures.tools // 2:05d}.json"
+def edit_once(figures: Figures, r: int, position: int) -> None:
+    """Round `r`: the description of the declaration at `position` changed, then --check and
+    generate."""
+    edited = figures.schemas / f"{position:05d}.json"
     changed = json.loads(edited.read_text(encoding="utf-8"))
     description = changed["function"].get("description", "").split(" (edit ")[0]
     changed["function"]["description"] = f"{description} (edit {r})"
@@ -189,9 +193,10 @@ def main() -> None:
         for count in sizes():
             figures.append(generated(count, Path(tmp)))
             print(f"{count} tools generated", file=sys.stderr, flush=True)
+        position = min(f.tools for f in figures) // 2  # the same tool at every size
         for r in range(RUNS):
             for each in figures:
-                edit_once(each, r)
+                edit_once(each, r, position)
         print("edits measured", file=sys.stderr, flush=True)
     lines = table(figures)
     write_section("\n".join(lines), "scale")

@@ -694,9 +694,9 @@ def _on_disk(
             found = hdr.parse(got[0])
             if found is None:
                 return {}, set(), {}  # a generated file edited by hand: render everything again
-            read[name] = (found.header, got[1])
+            read[name] = (found, got[1])
             if record is not None and name.startswith("_"):  # a package file: no tool's module does
-                record.note_package_file(name, got[1], found.header)
+                record.note_package_file(name, got[1], found)
     bodies.update((name, header.body_sha256) for name, (header, _) in read.items())
     if parsed.fields.get("Package sha256") != hdr.package_digest(bodies):
         return {}, set(), {}

@@ -23,7 +23,7 @@ from generator.config import ConfigError, Settings, package_keywords, settings
 from generator.errors import NOT_ENFORCED, DeclarationError, Notice
 from generator.load import project_root
 from generator.sources import stdio as stdio_source
-from generator.textui import coloured_diff
+from generator.textui import coloured_diff, counted
 from generator.vocabulary import VOCABULARIES
 
 if TYPE_CHECKING:
@@ -96,13 +96,12 @@ def _fail(message: str) -> NoReturn:
 def _refused(exc: DeclarationError) -> NoReturn:
     """Every refusal of the run, one a line; with more than one, how many and where."""
     refusals = exc.refusals
-    for refusal in refusals[:-1]:
+    for refusal in refusals:
         click.echo(f"error: {refusal}", err=True)
-    if len(refusals) == 1:
-        _fail(str(refusals[0]))
-    click.echo(f"error: {refusals[-1]}", err=True)
-    files = len({r.file for r in refusals})
-    _fail(f"{len(refusals)} refusals in {files} file{'s' if files != 1 else ''}; nothing written")
+    if len(refusals) > 1:
+        files = counted(len({r.file for r in refusals}), "file")
+        _fail(f"{len(refusals)} refusals in {files}; nothing written")
+    sys.exit(2)
 
 
 def _settings(
@@ -121,10 +120,10 @@ def _settings(
         _fail(str(exc))
 
 
-def _program(ctx: click.Context) -> str:
+def _program() -> str:
     """The command as the user typed it, for advice: `.venv/bin/toolgen` when run by that path
     (the bare name may not be on PATH), else click's name (`toolgen`, `python -m generator`)."""
-    name = ctx.find_root().info_name or "toolgen"
+    name = click.get_current_context().find_root().info_name or "toolgen"
     typed = sys.argv[0] if sys.argv else ""
     if "/" not in typed or Path(typed).name != name:
         return name
@@ -171,9 +170,7 @@ def main() -> None:
 @_strict_option
 @_allow_option
 @_color_option
-@click.pass_context
 def generate(
-    ctx: click.Context,
     schemas: Path | None,
     out: Path | None,
     check: bool,
@@ -188,7 +185,7 @@ def generate(
     no declaration produces any more. Prints a one-line summary. Exit 0 on success, 1 with
     --check when generated files differ, 2 when a declaration is refused (nothing written).
     """
-    _generate(ctx, _settings(schemas, out, keywords, allow), check, strict, color)
+    _generate(_settings(schemas, out, keywords, allow), check, strict, color)
 
 
 @main.command(short_help="Check that the generated package is up to date.")
@@ -198,9 +195,7 @@ def generate(
 @_strict_option
 @_allow_option
 @_color_option
-@click.pass_context
 def check(
-    ctx: click.Context,
     schemas: Path | None,
     out: Path | None,
     keywords: str | None,
@@ -213,10 +208,10 @@ def check(
     Writes nothing. Exit 0 when in sync; 1 with a unified diff (coloured on a terminal) and
     the command that fixes it; 2 when a declaration is refused. Meant for CI and pre-commit.
     """
-    _generate(ctx, _settings(schemas, out, keywords, allow), True, strict, color)
+    _generate(_settings(schemas, out, keywords, allow), True, strict, color)
 
 
-def _generate(ctx: click.Context, options: Settings, check: bool, strict: bool, color: bool | None) -> None:
+def _generate(options: Settings, check: bool, strict: bool, color: bool | None) -> None:
     # Imported here: the compiler (jinja2, black) costs a third of a second to import, which
     # the reading commands (validate, explain, audit) should not pay.
     from generator.build import build, fingerprint
@@ -269,7 +264,7 @@ def _generate(ctx: click.Context, options: Settings, check: bool, strict: bool, 
                 # Its entries are facts about files as identified, true in any order of saving.
                 record.save()
         if check:
-            _report_drift(ctx, todo, result, options, color)
+            _report_drift(todo, result, options, color)
             return
     except DeclarationError as exc:
         _refused(exc)
@@ -310,8 +305,7 @@ def _importable(out: Path) -> None:
 
 def _identifier_like(name: str) -> str:
     text = "".join(c if c.isalnum() or c == "_" else "_" for c in name) or "generated"
-    text = f"_{text}" if text[0].isdigit() or keyword.iskeyword(text) else text
-    return text
+    return f"_{text}" if text[0].isdigit() or keyword.iskeyword(text) else text
 
 
 def _is_allowed(warning: Notice, allow: frozenset[str]) -> bool:
@@ -330,7 +324,7 @@ def _summary(todo: Plan, result: Build, seconds: float) -> str:
     package = len(written & _SUPPORT_FILES)
     # A removed tool leaves two orphans, its validator and its declaration module.
     removed = {name.removesuffix(".py").removesuffix("_declaration") for name in todo.orphans}
-    extra = f" (+{package} package file{'s' if package != 1 else ''})" if package else ""
+    extra = f" (+{counted(package, 'package file')})" if package else ""
     return (
         f"{len(result.tools)} tools: {changed} changed, {len(result.tools) - changed} unchanged, "
         f"{len(removed)} removed{extra} in {seconds:.1f}s"
@@ -350,38 +344,40 @@ def _regenerate(options: Settings, here: Path | None = None, program: str = "too
         defaults = settings(cwd=base, follow_package=False)
     except ConfigError as exc:
         _fail(str(exc))
-    recorded = None
-    if here is not None and "keywords" not in defaults.configured:
-        recorded = package_keywords(options.out)
+    follows = here is not None and "keywords" not in defaults.configured
+    recorded = package_keywords(options.out) if follows else None
     target = Target(options.schemas, options.out, options.keywords)
     bare = Target(base / defaults.schemas, base / defaults.out, defaults.keywords)
     return regenerate_command(target, bare, base, root, program, recorded)
 
 
-def _fix_command(ctx: click.Context, options: Settings) -> str:
-    """The command that repairs the drift, spelt for the working directory and starting with
-    the program as it was typed (generator/command.py)."""
-    return _regenerate(options, Path.cwd(), _program(ctx))
-
-
-def _report_drift(
-    ctx: click.Context, todo: Plan, result: Build, options: Settings, color: bool | None
-) -> None:
+def _report_drift(todo: Plan, result: Build, options: Settings, color: bool | None) -> None:
     from generator.write import diff
 
     out = options.out
     if todo.in_sync:
         click.echo(f"{out.as_posix()}: in sync ({len(result.tools)} tools)")
         return
-    click.echo(coloured_diff(diff(todo)), nl=False, color=color)
-    for label, names in (("changed", todo.changed), ("missing", todo.missing), ("orphan", todo.orphans)):
+    # The fix is spelt for the working directory, starting with the program as it was typed.
+    fix = _regenerate(options, Path.cwd(), _program())
+    groups = {"changed": todo.changed, "missing": todo.missing, "orphan": todo.orphans}
+    _out_of_sync(out, diff(todo), groups, f"generated code is out of sync; run: {fix}", color)
+
+
+def _out_of_sync(
+    folder: Path, diff: str, groups: dict[str, tuple[str, ...]], advice: str, color: bool | None
+) -> NoReturn:
+    """Drift, reported alike by check and import --check: the diff on standard output, then
+    each file under its label and the command that fixes it on standard error; exit 1."""
+    click.echo(coloured_diff(diff), nl=False, color=color)
+    for label, names in groups.items():
         for name in names:
-            click.echo(f"{label}: {(out / name).as_posix()}", err=True)
-    click.echo(f"generated code is out of sync; run: {_fix_command(ctx, options)}", err=True, color=color)
+            click.echo(f"{label}: {(folder / name).as_posix()}", err=True)
+    click.echo(advice, err=True, color=color)
     sys.exit(1)
 
 
-def _package(ctx: click.Context, options: Settings) -> Package:
+def _package(options: Settings) -> Package:
     # The readers import the generated package: only the commands that need it load them,
     # so `generate` runs (and repairs) whatever state the output package is in.
     from generator.readers.package import NoPackage, PackageError, import_package
@@ -390,22 +386,22 @@ def _package(ctx: click.Context, options: Settings) -> Package:
         origin = "--package" if "out" in options.explicit else options.origin("out")
         _fail(
             f"{options.out.as_posix()}: the package folder does not exist (from {origin}); "
-            + _no_package_advice(ctx, options)
+            + _no_package_advice(options)
         )
     try:
         return import_package(options.out)
     except NoPackage as exc:
-        _fail(f"{exc}; {_no_package_advice(ctx, options)}")
+        _fail(f"{exc}; {_no_package_advice(options)}")
     except PackageError as exc:
         _fail(str(exc))
 
 
-def _no_package_advice(ctx: click.Context, options: Settings) -> str:
+def _no_package_advice(options: Settings) -> str:
     """What to do about a missing package: generate it only where there is something to
     generate it from; elsewhere, say where the commands looked."""
     schemas = options.schemas
     if schemas.is_dir() and any(p.is_file() for p in schemas.glob("*.json")):
-        words = [_program(ctx), "generate"]
+        words = [_program(), "generate"]
         if "out" in options.explicit:
             words += ["--out", options.out.as_posix()]
         return "run: " + " ".join(words)
@@ -440,8 +436,7 @@ def _arguments(text: str) -> Any:
 @click.argument("tool", required=False)
 @click.argument("arguments", default="-", metavar="[JSON | -]")
 @_package_option
-@click.pass_context
-def validate(ctx: click.Context, tool: str | None, arguments: str, package: Path | None) -> None:
+def validate(tool: str | None, arguments: str, package: Path | None) -> None:
     """Validate one call of TOOL with the generated package, and print the result.
 
     JSON is the call's arguments as a JSON object; "-" (the default) reads them from
@@ -457,7 +452,7 @@ def validate(ctx: click.Context, tool: str | None, arguments: str, package: Path
     """
     options = _settings(out=package)
     if tool is None:
-        _validate_lines(ctx, options)
+        _validate_lines(options)
         return
     if arguments == "-" and sys.stdin.isatty():
         click.echo("reading the arguments from standard input (end with Ctrl-D)", err=True)
@@ -472,7 +467,7 @@ def validate(ctx: click.Context, tool: str | None, arguments: str, package: Path
     except ValueError as exc:
         _fail(f"the arguments are not JSON: {exc}")
     out = options.out
-    loaded = _package(ctx, options)
+    loaded = _package(options)
     if tool not in loaded.TOOL_NAMES:
         meant = _misspelt(tool, loaded)
         if meant:
@@ -505,10 +500,10 @@ def _misspelt(tool: str, package: Package) -> str:
     return meant(tool, package.TOOL_NAMES)
 
 
-def _validate_lines(ctx: click.Context, options: Settings) -> None:
+def _validate_lines(options: Settings) -> None:
     if sys.stdin.isatty():
         click.echo("reading JSON Lines of calls from standard input (end with Ctrl-D)", err=True)
-    package = _package(ctx, options)
+    package = _package(options)
     failed = 0
     for number, line in enumerate(sys.stdin, start=1):
         if not line.strip():
@@ -593,9 +588,7 @@ def explain(tool: str, schemas: Path | None, keywords: str | None) -> None:
     default=None,
     help="Show a progress bar. Default: on a terminal, or for files over 1 MB.",
 )
-@click.pass_context
 def audit(
-    ctx: click.Context,
     files: tuple[Path, ...],
     package: Path | None,
     as_json: bool,
@@ -620,7 +613,7 @@ def audit(
 
     options = _settings(out=package)
     out = options.out
-    loaded = _package(ctx, options)
+    loaded = _package(options)
     run = AuditRun(Replayer.load(out, suggest, loaded), out, jobs or usable_workers())
     try:
         for path in files:
@@ -648,16 +641,12 @@ def _audit_file(run: AuditRun, path: Path, progress: bool | None) -> None:
             size = source.size
             show = progress if progress is not None else sys.stderr.isatty() or (size or 0) > _PROGRESS_BYTES
             if size is None or not show:
-                run.feed(source, _ignore)
+                run.feed(source, lambda _: None)
                 return
             with click.progressbar(length=size, label=f"auditing {source.name}", file=sys.stderr) as bar:
                 run.feed(source, bar.update)
     except (OSError, EOFError, zlib.error) as exc:
         _fail(f"{path.as_posix()}: {getattr(exc, 'strerror', None) or exc}")
-
-
-def _ignore(_: Any) -> None:
-    return None
 
 
 @main.command("import", short_help="Write declarations from the code that defines the tools.")
@@ -683,9 +672,7 @@ def _ignore(_: Any) -> None:
     help="How long a --stdio server may take to start and list its tools.",
 )
 @_color_option
-@click.pass_context
 def import_(
-    ctx: click.Context,
     sources: tuple[str, ...],
     commands: tuple[str, ...],
     schemas: Path | None,
@@ -728,30 +715,23 @@ def import_(
         else:
             started = time.perf_counter()
             plan = snapshot.write(folder, tools)
-    except ImportRefused as exc:
+    except (ImportRefused, OutputError) as exc:
         _fail(str(exc))
-    except OutputError as exc:
-        _fail(str(exc))
-    declarations = [n for n in plan.files if n != snapshot.MANIFEST]
     if check:
-        _report_import_drift(ctx, plan, options, sources if given else (), commands if given else (), color)
+        _report_import_drift(plan, options, sources if given else (), commands if given else (), color)
         return
-    changed = [n for n in plan.changed if n != snapshot.MANIFEST]
-    new = [n for n in plan.new if n != snapshot.MANIFEST]
-    unchanged = len(declarations) - len(changed) - len(new)
+    # Counted in tools, so the manifest is left out: `owners` has one declaration file a tool.
+    changed = sum(n in plan.owners for n in plan.changed)
+    new = sum(n in plan.owners for n in plan.new)
+    unchanged = len(plan.owners) - changed - new
     click.echo(
-        f"{_tools(len(declarations))} imported into {folder.as_posix()}: {len(changed)} changed, "
-        f"{len(new)} new, {unchanged} unchanged, {len(plan.removed)} removed"
+        f"{counted(len(plan.owners), 'tool')} imported into {folder.as_posix()}: {changed} changed, "
+        f"{new} new, {unchanged} unchanged, {len(plan.removed)} removed"
         f" in {time.perf_counter() - started:.1f}s"
     )
 
 
-def _tools(count: int) -> str:
-    return f"{count} tool{'s' if count != 1 else ''}"
-
-
 def _report_import_drift(
-    ctx: click.Context,
     plan: snapshot_module.Snapshot,
     options: Settings,
     sources: tuple[str, ...],
@@ -761,20 +741,14 @@ def _report_import_drift(
     from generator import snapshot
 
     folder = options.schemas
-    count = sum(1 for n in plan.files if n != snapshot.MANIFEST)
     if plan.in_sync:
-        click.echo(f"{folder.as_posix()}: in sync with the code ({_tools(count)})")
+        click.echo(f"{folder.as_posix()}: in sync with the code ({counted(len(plan.owners), 'tool')})")
         return
-    click.echo(coloured_diff(snapshot.diff(plan)), nl=False, color=color)
-    for label, names in (("changed", plan.changed), ("new", plan.new), ("removed", plan.removed)):
-        for name in names:
-            click.echo(f"{label}: {(folder / name).as_posix()}", err=True)
-    words = [_program(ctx), "import", *sources]
+    words = [_program(), "import", *sources]
     for command in commands:
         words += ["--stdio", command]
     if "schemas" in options.explicit:
         words += ["--schemas", folder.as_posix()]
-    click.echo(
-        f"declarations are out of sync with the code; run: {shlex.join(words)}", err=True, color=color
-    )
-    sys.exit(1)
+    groups = {"changed": plan.changed, "new": plan.new, "removed": plan.removed}
+    advice = f"declarations are out of sync with the code; run: {shlex.join(words)}"
+    _out_of_sync(folder, snapshot.diff(plan), groups, advice, color)

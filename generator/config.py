@@ -26,18 +26,12 @@ from __future__ import annotations
 import ast
 import os
 import stat
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.load import project_root
+from generator.load import TOML_ERRORS, project_root, read_toml
 from generator.vocabulary import KNOWN_NOT_INTERPRETED
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10 has no tomllib
-    import tomli as tomllib
 
 KEYWORD_MODES = ("subset", "extended")
 DEFAULTS: dict[str, str] = {"schemas": "tool_schemas", "out": "generated", "keywords": "subset"}
@@ -99,8 +93,8 @@ def table(root: Path, here: Path) -> tuple[Path | None, dict[str, Any]]:
         return None, {}
     shown = Path(os.path.relpath(path, here)).as_posix()
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        data = read_toml(path)
+    except TOML_ERRORS as exc:
         raise ConfigError(f"{shown}: cannot be read: {exc}") from exc
     found = data.get("tool", {}).get("toolgen", {}) if isinstance(data.get("tool"), dict) else {}
     if not isinstance(found, dict):
@@ -161,9 +155,8 @@ def settings(
         value = given[key]
         if isinstance(value, Path):
             return value
-        if key in found and path is not None:
-            return _relative(path.parent / found[key], here)
-        return _relative(root / DEFAULTS[key], here)
+        folder = path.parent / found[key] if key in found and path is not None else root / DEFAULTS[key]
+        return Path(os.path.relpath(folder, here))  # as the working directory sees it, shortest
 
     out_folder = path_of("out")
     mode, keywords_from = keywords, "given"
@@ -208,8 +201,3 @@ def package_keywords(out: Path) -> str | None:
                 return None
             return value if value in KEYWORD_MODES else None
     return None
-
-
-def _relative(target: Path, here: Path) -> Path:
-    """A configured folder as seen from the working directory (shortest spelling)."""
-    return Path(os.path.relpath(target, here))

@@ -47,9 +47,6 @@ class Refusals(DeclarationError):
     def refusals(self) -> tuple[DeclarationError, ...]:
         return self._all
 
-    def __str__(self) -> str:
-        return str(self.args[0])
-
 
 # The kinds of Notice (spec section 7, "Warn").
 NOT_ENFORCED = "not-enforced"

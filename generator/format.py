@@ -52,10 +52,6 @@ def format_source(name: str, source: str) -> str:
     return formatted
 
 
-def _format_job(job: tuple[str, str]) -> str:
-    return format_source(*job)
-
-
 def _pool_size(files: int, chars: int) -> int:
     """Worker processes for this much work: 1 means serial, in this process."""
     wanted = usable_workers()
@@ -93,7 +89,7 @@ class Formatter:
     def submit(self, name: str, source: str) -> None:
         self._count += 1
         self._chars += len(source)
-        future = self._pool.submit(_format_job, (name, source)) if self._pool is not None else None
+        future = self._pool.submit(format_source, name, source) if self._pool is not None else None
         self._queue.append((name, source, future))
         if self._pool is None and not self._serial and self._size(self._count) > 1:
             self._start()
@@ -114,7 +110,7 @@ class Formatter:
         self._processes = count
         pool = self._pool
         self._queue = deque(
-            (name, source, pool.submit(_format_job, (name, source))) for name, source, _ in self._queue
+            (name, source, pool.submit(format_source, name, source)) for name, source, _ in self._queue
         )
 
     def _take(self) -> str:

@@ -18,22 +18,11 @@ else:  # pragma: no cover - Python 3.10 has no tomllib
     import tomli as tomllib
 
 from generator.errors import DeclarationError, pointer_join
-from generator.shapes import NO_PARAMETERS, name_pointer, tools_in
+from generator.shapes import name_pointer, tools_in
 
-__all__ = [
-    "NO_PARAMETERS",
-    "Declaration",
-    "declarations_in",
-    "display_name",
-    "labeller",
-    "name_refusal",
-    "project_root",
-    "read_all",
-    "read_declaration",
-    "read_declarations",
-    "read_source",
-    "schema_files",
-]
+# What reading a TOML file (read_toml) may raise: each caller refuses it in its own words.
+TOML_ERRORS = (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError)
+
 # Arrays and objects nested deeper than this are refused: lowering recurses about three frames
 # per schema level, and a refusal with a pointer beats a RecursionError. 200 JSON levels still
 # allow a schema nested about 100 object levels (or 200 array levels) deep.
@@ -114,10 +103,9 @@ def _strict_json(value: Any, file: str, pointer: str, depth: int = 0) -> Any:
             raise DeclarationError(file, where, "member name written more than once")
         result: dict[str, Any] = {}
         for key, member in value.items():
-            where = pointer_join(pointer, key)
             if _has_lone_surrogate(key):
                 raise DeclarationError(file, pointer, "member name is not valid Unicode (lone surrogate)")
-            result[key] = _strict_json(member, file, where, depth + 1)
+            result[key] = _strict_json(member, file, pointer_join(pointer, key), depth + 1)
         return result
     return value
 
@@ -166,11 +154,16 @@ def _declares_toolgen(pyproject: Path) -> bool:
 def _has_table(path: str, _mtime_ns: int, _size: int) -> bool:
     # Keyed on the file's stat: display_name asks once per declaration file.
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        data = read_toml(Path(path))
+    except TOML_ERRORS:
         return True
     tool = data.get("tool")
     return isinstance(tool, dict) and "toolgen" in tool
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """A TOML file's top-level table (config, the import manifest, project_root's probe)."""
+    return tomllib.loads(path.read_text(encoding="utf-8"))
 
 
 def display_name(path: Path) -> str:
@@ -206,9 +199,9 @@ def declarations_in(data: bytes, file: str) -> list[Declaration]:
     ]
 
 
-def labeller(cwd: Path | None = None) -> Callable[[Path], str]:
+def labeller() -> Callable[[Path], str]:
     """display_name with the project root found once: for runs over thousands of files."""
-    root = project_root((cwd or Path.cwd()).resolve())
+    root = project_root(Path.cwd().resolve())
     folders: dict[Path, Path] = {}  # a folder -> its resolved path: resolved once, not per file
 
     def label(path: Path) -> str:

@@ -26,18 +26,13 @@ def cores() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-def jobs_setting() -> int | None:
-    """TOOLGEN_JOBS as a positive integer, or None when unset or not one."""
-    setting = os.environ.get(JOBS_VARIABLE, "").strip()
-    return int(setting) if setting.isdigit() and int(setting) > 0 else None
-
-
 def usable_workers() -> int:
     """The worker processes a pooled command starts by default: the cores, within TOOLGEN_JOBS."""
-    return min(cores(), jobs_setting() or cores())
+    setting = os.environ.get(JOBS_VARIABLE, "").strip()
+    return min(cores(), int(setting) if setting.isdigit() and int(setting) > 0 else cores())
 
 
-def pool_context(preload: Sequence[str] = ()) -> multiprocessing.context.BaseContext:
+def pool_context(preload: Sequence[str]) -> multiprocessing.context.BaseContext:
     """The start method for worker processes; `preload` names modules a fork server imports
     once, so that each worker starts with them."""
     # fork: the workers start with the parent's imports already done, in milliseconds. Only
@@ -49,7 +44,6 @@ def pool_context(preload: Sequence[str] = ()) -> multiprocessing.context.BaseCon
         return multiprocessing.get_context("fork")
     if "forkserver" in methods:
         context = multiprocessing.get_context("forkserver")
-        if preload:
-            context.set_forkserver_preload(list(preload))
+        context.set_forkserver_preload(list(preload))
         return context
     return multiprocessing.get_context("spawn")

@@ -46,10 +46,6 @@ class FoundTool:
     form: str  # which of the recognised shapes it was written in
     listed: bool = False  # one of many tools in its file: messages name it
 
-    @property
-    def description(self) -> Any:
-        return describe(self.raw)
-
 
 def describe(raw: Any) -> Any:
     """The description written beside a tool's name (None when there is none)."""

@@ -16,24 +16,19 @@ manifest that says which files toolgen wrote from which source.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 import re
-import sys
+from collections import Counter
 from collections.abc import Iterable
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
 from generator.errors import DeclarationError
-from generator.load import read_declarations
+from generator.load import TOML_ERRORS, read_declarations, read_toml
 from generator.sources.tool import ImportedTool, ImportRefused
-from generator.write import atomic_write, locked
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10 has no tomllib
-    import tomli as tomllib
+from generator.write import atomic_write, file_diff, locked
 
 MANIFEST = "toolgen-import.toml"
 _SAFE = re.compile(r"[A-Za-z0-9_\-][A-Za-z0-9_.\-]{0,99}")
@@ -46,9 +41,7 @@ _MANIFEST_HEADER = (
 def file_names(names: Iterable[str]) -> dict[str, str]:
     """Each tool name's file name (the mapping in this module's docstring)."""
     names = list(names)
-    folded: dict[str, int] = {}
-    for name in names:
-        folded[name.casefold()] = folded.get(name.casefold(), 0) + 1
+    folded = Counter(name.casefold() for name in names)
     return {name: _file_name(name, folded[name.casefold()] > 1) for name in names}
 
 
@@ -79,7 +72,6 @@ class Snapshot:
     changed: tuple[str, ...]
     new: tuple[str, ...]
     removed: tuple[str, ...]  # owned before, offered by no source now
-    previous: tuple[str, ...]  # the files the manifest on disk lists
 
     @property
     def in_sync(self) -> bool:
@@ -93,8 +85,8 @@ def read_manifest(folder: Path) -> dict[str, str]:
         return {}
     shown = path.as_posix()
     try:
-        data = tomllib.loads(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        data = read_toml(path)
+    except TOML_ERRORS as exc:
         raise ImportRefused(f"{shown}: the import manifest cannot be read: {exc}") from None
     files = data.get("files", {})
     if set(data) - {"files"} or not isinstance(files, dict):
@@ -124,7 +116,7 @@ def snapshot(folder: Path, tools: list[ImportedTool]) -> Snapshot:
         elif path.read_bytes() != content.encode("utf-8"):
             changed.append(name)
     removed = sorted(n for n in previous if n not in files and (folder / n).is_file())
-    return Snapshot(folder, files, owners, tuple(changed), tuple(new), tuple(removed), tuple(previous))
+    return Snapshot(folder, files, owners, tuple(changed), tuple(new), tuple(removed))
 
 
 def _refuse_hand_written(
@@ -132,7 +124,7 @@ def _refuse_hand_written(
 ) -> None:
     """A hand-written declaration keeps its tool names and its file name."""
     by_name = {t.name: t for t in tools}
-    wanted = {file: t for t in tools for file in [names[t.name]]}
+    wanted = {names[t.name]: t for t in tools}
     if not folder.is_dir():
         return
     for path in sorted(folder.glob("*.json")):
@@ -161,26 +153,15 @@ def diff(plan: Snapshot) -> str:
     chunks: list[str] = []
     for name in sorted(plan.changed + plan.new + plan.removed):
         path = plan.folder / name
-        old = path.read_text("utf-8", errors="replace") if name not in plan.new else ""
-        new = plan.files.get(name, "")
-        shown = path.as_posix().lstrip("/")
-        chunks.extend(
-            difflib.unified_diff(
-                old.splitlines(keepends=True),
-                new.splitlines(keepends=True),
-                fromfile="/dev/null" if name in plan.new else f"a/{shown}",
-                tofile="/dev/null" if name in plan.removed else f"b/{shown}",
-            )
-        )
+        old = None if name in plan.new else path.read_text("utf-8", errors="replace")
+        chunks += file_diff(path, old, plan.files.get(name))
     return "".join(chunks)
 
 
 def check(folder: Path, tools: list[ImportedTool]) -> Snapshot:
     """The comparison, under a shared lock when the folder exists (a run in progress is never
     seen half-done)."""
-    if not folder.is_dir():
-        return snapshot(folder, tools)
-    with locked(folder, exclusive=False):
+    with locked(folder, exclusive=False) if folder.is_dir() else nullcontext():
         return snapshot(folder, tools)
 
 

@@ -63,11 +63,6 @@ def _regular(path: Path) -> bool:
         return False
 
 
-def _occupied(path: Path) -> bool:
-    """Something, even a dangling symlink, already has this name."""
-    return os.path.lexists(path)
-
-
 def is_generated(path: Path) -> bool:
     """A regular file whose first line is our header: the only kind we overwrite or delete."""
     if not _regular(path):
@@ -79,15 +74,15 @@ def is_generated(path: Path) -> bool:
         return False
 
 
-def check_output_folder(out: Path, schemas: Path, cwd: Path | None = None) -> None:
+def check_output_folder(out: Path, schemas: Path) -> None:
     """Refuse an --out that is a file, lies inside --schemas, or is the project root (or above)."""
-    if _occupied(out) and not out.is_dir():
+    if os.path.lexists(out) and not out.is_dir():
         raise OutputError(f"{out}: the output path exists and is not a folder")
     target = out.resolve()
     source = schemas.resolve()
     if target == source or source in target.parents:
         raise OutputError(f"{out}: the output folder must not be inside the schemas folder {schemas}")
-    root = project_root((cwd or Path.cwd()).resolve())
+    root = project_root(Path.cwd().resolve())
     if target == root or target in root.parents:
         raise OutputError(f"{out}: the output folder must not be the project root {root} or above it")
 
@@ -123,27 +118,21 @@ class Staging:
         self._names.add(name)
         target = self.out / name
         data = content.encode("utf-8")
-        if not _occupied(target):
+        if not os.path.lexists(target):  # (lexists: even a dangling symlink takes the name)
             self._missing.append(name)
         elif not is_generated(target):
             self._changed.append(name)
-            self._foreign.append(name)
-            if not self.write:
-                self._texts[name] = content  # --check shows what would replace it
-            return
+            self._foreign.append(name)  # refused at commit; --check shows what would replace it
         elif _same(target, data):
             return
         else:
             self._changed.append(name)
-        if self.write and not self._foreign:
-            self._temps[name] = self._temp(target, data)
-        elif not self.write:
+        if not self.write:
             self._texts[name] = content
-
-    def _temp(self, target: Path, data: bytes) -> str:
-        if self._lock is None:
-            self.begin()
-        return _temp_file(target, data)
+        elif not self._foreign:
+            if self._lock is None:
+                self.begin()
+            self._temps[name] = _temp_file(target, data)
 
     def begin(self) -> None:
         """Create the folder, take the exclusive lock and remove a killed run's temp files."""
@@ -163,7 +152,8 @@ class Staging:
         --check), so only the run itself changes them meanwhile, and build() reads the same
         listing (a package of 20,000 files is listed once, not three times)."""
         if self._listing is None:
-            self._listing = _py_files(self.out)
+            with os.scandir(self.out) as entries:  # (not glob: it matches a pattern against every file)
+                self._listing = {e.name: e for e in entries if e.name.endswith(".py")}
         return self._listing
 
     def plan(self) -> Plan:
@@ -230,13 +220,12 @@ def _same(target: Path, data: bytes) -> bool:
 
 
 def plan(out: Path, files: dict[str, str]) -> Plan:
-    if _occupied(out) and not out.is_dir():
+    if os.path.lexists(out) and not out.is_dir():
         raise OutputError(f"{out}: the output path exists and is not a folder")
     staging = Staging(out, write=False)
     for name, content in sorted(files.items()):
         staging.put(name, content)
-    todo = staging.plan()
-    return dataclasses.replace(todo, files=files)
+    return dataclasses.replace(staging.plan(), files=files)
 
 
 def diff(plan: Plan) -> str:
@@ -244,24 +233,22 @@ def diff(plan: Plan) -> str:
     chunks: list[str] = []
     for name in plan.changed + plan.missing + plan.orphans:
         path = plan.out / name
-        exists = _regular(path)
-        old = path.read_text("utf-8", errors="replace") if exists else ""
-        new = plan.files.get(name, "")
-        chunks.extend(
-            difflib.unified_diff(
-                old.splitlines(keepends=True),
-                new.splitlines(keepends=True),
-                fromfile=f"a/{_diff_name(path)}" if exists else "/dev/null",
-                tofile=f"b/{_diff_name(path)}" if name in plan.files else "/dev/null",
-            )
-        )
+        old = path.read_text("utf-8", errors="replace") if _regular(path) else None
+        chunks += file_diff(path, old, plan.files.get(name))
     return "".join(chunks)
 
 
-def _diff_name(path: Path) -> str:
-    """A path after git's `a/` and `b/`: an absolute one loses its leading slash, as in
-    `git diff --no-index` (`a/tmp/x.py`, never `a//tmp/x.py`)."""
-    return path.as_posix().lstrip("/")
+def file_diff(path: Path, old: str | None, new: str | None) -> Iterator[str]:
+    """One file's unified diff (None: the file is absent, named /dev/null). After git's `a/`
+    and `b/` an absolute path loses its leading slash, as in `git diff --no-index`
+    (`a/tmp/x.py`, never `a//tmp/x.py`)."""
+    shown = path.as_posix().lstrip("/")
+    return difflib.unified_diff(
+        (old or "").splitlines(keepends=True),
+        (new or "").splitlines(keepends=True),
+        fromfile="/dev/null" if old is None else f"a/{shown}",
+        tofile="/dev/null" if new is None else f"b/{shown}",
+    )
 
 
 def atomic_write(path: Path, content: str) -> None:
@@ -293,11 +280,6 @@ def _write_order(plan: Plan) -> list[str]:
     names = sorted(plan.changed + plan.missing)
     modules = [n for n in names if n not in _INDEX_FILES]
     return modules + [n for n in _INDEX_FILES if n in names]
-
-
-def _py_files(out: Path) -> dict[str, os.DirEntry[str]]:
-    with os.scandir(out) as listing:  # (not glob: it matches a pattern against every file)
-        return {e.name: e for e in listing if e.name.endswith(".py")}
 
 
 def _remove_stale_temps(out: Path) -> dict[str, os.DirEntry[str]]:
