@@ -300,7 +300,8 @@ class _Analysis:
         if "type" in schema and schema["type"] != "object":
             raise self.refuse(pointer_join(pointer, "type"), 'parameters must have type "object"' + suffix)
         for keyword, article in (("enum", "an"), ("const", "a")):
-            if keyword in schema and keyword in self.reads:
+            # an enum is refused whatever the vocabulary reads (§7); a const where it is read (E8)
+            if keyword in schema and (keyword == "enum" or keyword in self.reads):
                 raise self.refuse(
                     pointer_join(pointer, keyword), f"parameters must not have {article} {keyword}{suffix}"
                 )
