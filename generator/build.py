@@ -26,19 +26,16 @@ import os
 import stat
 import tokenize
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
-
-import jinja2
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from generator import header as hdr
 from generator.check import check
 from generator.command import BUILT_IN, Target, regenerate_command
 from generator.errors import DeclarationError, Notice, Refusals
-from generator.format import MODE, Formatter, format_source
 from generator.load import (
     Declaration,
     declarations_in,
@@ -66,6 +63,10 @@ from generator.render import (
 from generator.verified import Identity, Record, Tool, identity
 from generator.vocabulary import VOCABULARIES, Vocabulary
 
+if TYPE_CHECKING:  # jinja2 and black are imported by the stages that render (pass 2), only when
+    # a run renders here: pass 1 never needs them, so it can run while a worker imports them.
+    import jinja2
+
 GENERATOR = Path(__file__).resolve().parent
 # Every module whose code decides the bytes of a generated file (a test keeps this list
 # complete). The CLI, the writer, the compiled tier and the readers do not.
@@ -75,7 +76,7 @@ OUTPUT_STAGES = (
     "render.py", "schema_graph.py", "shapes.py", "support.py", "vocabulary.py",
 )  # fmt: skip
 NOT_OUTPUT = (
-    "__init__.py", "__main__.py", "cli.py", "compile.py", "config.py", "pool.py", "snapshot.py", "textui.py",
+    "__init__.py", "__main__.py", "cli.py", "compile.py", "config.py", "overlap.py", "pool.py", "snapshot.py", "textui.py",
     "verified.py", "write.py",
 )  # fmt: skip
 
@@ -100,8 +101,12 @@ KEYWORDS = tuple(VOCABULARIES)  # extended.md E1; the first is the default
 @functools.cache
 def fingerprint(keywords: str = "subset") -> str:
     """What decides a file's bytes besides its source: the keyword mode (extended.md E1), the
-    output stages' code (comments left out), every template, black's version and mode."""
-    digest = hashlib.sha256(f"keywords {keywords}\0black {version('black')}\0{MODE!r}\0".encode())
+    output stages' code (comments left out, black's pinned mode among it), every template,
+    black's version."""
+    # black's mode is pinned in format.py (digested below with the other stages' code) and the
+    # settings it leaves to black are black's defaults, fixed by its version: so black need not
+    # be imported to know the fingerprint, and pass 1 can run before (or while) it is.
+    digest = hashlib.sha256(f"keywords {keywords}\0black {version('black')}\0".encode())
     for name in OUTPUT_STAGES:
         digest.update(name.encode() + b"\0" + _code((GENERATOR / name).read_text("utf-8")).encode() + b"\0")
     for path in sorted(TEMPLATES.iterdir()):
@@ -172,6 +177,7 @@ def build(
     sink: Sink | None = None,
     record: Record | None = None,
     listing: dict[str, os.DirEntry[str]] | None = None,
+    service: Renderer | None = None,
 ) -> Build:
     """Everything the output package should contain; raises DeclarationError on bad input.
 
@@ -186,7 +192,9 @@ def build(
     empty: the run holds hashes, not texts). `record`, the record of verified files of
     `reuse` (generator/verified.py, made for `command`), spares reading and parsing the
     files whose identity it has seen; `listing`, the .py files of `reuse` (name -> entry) as
-    the writer listed them under the run's lock, spares listing them again."""
+    the writer listed them under the run's lock, spares listing them again. `service`, a
+    renderer already started in another process (generator/overlap.py), renders a few
+    changed files when it can; it is closed when it is not used."""
     vocabulary = keywords if isinstance(keywords, Vocabulary) else VOCABULARIES.get(keywords)
     if vocabulary is None:
         raise ValueError(f"unknown keyword mode {keywords!r}")
@@ -202,7 +210,7 @@ def build(
     collect = _Collect(reuse) if sink is None else None
     out = sink if sink is not None else collect
     assert out is not None
-    rendered = _emit(entries, sources, read, command, vocabulary, display_name(schemas_dir), out)
+    rendered = _emit(entries, sources, read, command, vocabulary, display_name(schemas_dir), out, service)
     return Build(collect.files if collect is not None else {}, tuple(entries), tuple(warnings), rendered)
 
 
@@ -214,16 +222,16 @@ def _emit(
     vocabulary: Vocabulary,
     index_source: str,
     sink: Sink,
+    service: Renderer | None = None,
 ) -> tuple[str, ...]:
     """Pass 2: every file of the package to `sink`, in order, rendering only what changed."""
     keywords = vocabulary.name
-    env = environment()
     bodies: dict[str, str] = {}  # file name -> body sha256, for the package digest
     rendered: list[str] = []
     # Each file to render goes to the formatter as soon as it is rendered (with a process
     # pool, black runs while the next files are rendered), and each formatted file to the
     # sink as soon as it is back, in order: at most a window of texts is held at a time.
-    formatter = Formatter()
+    formatter = _renderer(entries, vocabulary, service)
     waiting: deque[tuple[str, str, str, tuple[tuple[str, str], ...]] | tuple[str, None, None, None]] = deque()
 
     def drain(results: Iterator[str]) -> None:
@@ -249,14 +257,14 @@ def _emit(
         name: str,
         source: str,
         source_sha: str,
-        body: str | Callable[[], str],
+        job: Job,
         extra: tuple[tuple[str, str], ...] = (),
     ) -> None:
         found = read.get(name)
         if found is not None and found[0].matches(source, source_sha, command, extra):
             keep(name, found[0].body_sha256)
         else:
-            formatter.submit(name, body() if callable(body) else body)
+            formatter.submit(name, job)
             waiting.append((name, source, source_sha, extra))
             rendered.append(name)
         drain(formatter.ready())
@@ -274,35 +282,28 @@ def _emit(
                 data = _reread(*sources[entry.source], entry.source)
                 current = (entry.source, declarations_in(data, entry.source))
             declaration = current[1][entry.position]
-
-            def body(declaration: Declaration = declaration) -> str:
-                return _rendered(env, declaration, vocabulary)
-
-            def served(declaration: Declaration = declaration) -> str:
-                return render_declaration(env, declaration)
-
             if tool_body is not None:
                 keep(tool_file, tool_body)
             else:
-                place(tool_file, entry.source, entry.source_sha, body)
+                place(tool_file, entry.source, entry.source_sha, ("tool", declaration))
             if declaration_body is not None:
                 keep(declaration_file, declaration_body)
             else:
                 notes = tuple(_note(n) for n in entry.notices)
                 extra = _declaration_fields((entry.tool, entry.module, entry.position, entry.listed, notes))
-                place(declaration_file, entry.source, entry.source_sha, served, extra)
+                place(declaration_file, entry.source, entry.source_sha, ("served", declaration), extra)
         # Plain Python files copied as they are: the wording, and the list visits' helpers.
         for copied in (SUPPORT, PATHS):
             text = copied.read_bytes()
             sha = hashlib.sha256(text).hexdigest()
-            place(copied.name, f"templates/{copied.name}", sha, text.decode("utf-8"))
+            place(copied.name, f"templates/{copied.name}", sha, ("text", text.decode("utf-8")))
         modules = {e.tool: e.module for e in entries}
         index_sha = hdr.package_digest(modules)
-        place("_declarations.py", index_source, index_sha, lambda: render_declarations(env, modules))
+        place("_declarations.py", index_source, index_sha, ("index", modules))
         drain(formatter.finish())
+        init_body = formatter.init(keywords)
     finally:
         formatter.close()
-    init_body = format_source("__init__.py", render_init(env, keywords))
     sink.put(
         "__init__.py",
         hdr.with_header(
@@ -315,6 +316,91 @@ def _emit(
     )
     rendered.append("__init__.py")
     return tuple(rendered)
+
+
+# What pass 2 renders for a file: a tool's module or its declaration module (of this
+# declaration), a copied file (this text), or the index (of these modules).
+Job = tuple[str, Any]
+
+# An edit renders a few files; past this many, the files are rendered here with a pool of
+# formatters (the cold path) and a service started for an edit is closed unused.
+SERVICE_MAX_FILES = 8
+
+
+class Renderer(Protocol):
+    """Renders and formats pass 2's files: `submit` each, take the results in submission order
+    with `ready()` (those done so far) and `finish()` (the rest), `init` gives `__init__.py`'s
+    formatted body; `close` stops whatever it started."""
+
+    def submit(self, name: str, job: Job) -> None: ...
+
+    def ready(self) -> Iterator[str]: ...
+
+    def finish(self) -> Iterator[str]: ...
+
+    def init(self, keywords: str) -> str: ...
+
+    def close(self) -> None: ...
+
+
+def render_job(env: jinja2.Environment, job: Job, vocabulary: Vocabulary) -> str:
+    """The unformatted body of the file `job` describes."""
+    kind, value = job
+    if kind == "tool":
+        return _rendered(env, value, vocabulary)
+    if kind == "served":
+        return render_declaration(env, value)
+    if kind == "index":
+        return render_declarations(env, value)
+    assert kind == "text"
+    return str(value)
+
+
+class LocalRenderer:
+    """Renders here, formatting with generator/format.py's Formatter (a pool on a cold run)."""
+
+    def __init__(self, vocabulary: Vocabulary) -> None:
+        from generator.format import Formatter
+
+        self._vocabulary = vocabulary
+        self._env = environment()
+        self._formatter = Formatter()
+
+    def submit(self, name: str, job: Job) -> None:
+        self._formatter.submit(name, render_job(self._env, job, self._vocabulary))
+
+    def ready(self) -> Iterator[str]:
+        return self._formatter.ready()
+
+    def finish(self) -> Iterator[str]:
+        return self._formatter.finish()
+
+    def init(self, keywords: str) -> str:
+        from generator.format import format_source
+
+        return format_source("__init__.py", render_init(self._env, keywords))
+
+    def render_now(self, name: str, job: Job) -> str:
+        """One file's formatted body, rendered and formatted at once (not through the pool)."""
+        from generator.format import format_source
+
+        if job[0] == "init":
+            return self.init(job[1])
+        return format_source(name, render_job(self._env, job, self._vocabulary))
+
+    def close(self) -> None:
+        self._formatter.close()
+
+
+def _renderer(entries: list[Entry], vocabulary: Vocabulary, service: Renderer | None) -> Renderer:
+    """The service when it was started and there is little to render (an edit), else a local
+    renderer (and the service, unused, is closed)."""
+    if service is not None:
+        files = sum((e.kept[0] is None) + (e.kept[1] is None) for e in entries)
+        if files <= SERVICE_MAX_FILES and VOCABULARIES.get(vocabulary.name) is vocabulary:
+            return service
+        service.close()
+    return LocalRenderer(vocabulary)
 
 
 def _note(notice: Notice) -> tuple[str, str, str, tuple[str, ...]]:
@@ -593,6 +679,8 @@ def _rendered(env: jinja2.Environment, declaration: Declaration, vocabulary: Voc
 
 def module_body(declaration: Declaration, keywords: str | Vocabulary = "subset") -> str:
     """One tool module's formatted body (no header), straight through the stages."""
+    from generator.format import format_source
+
     vocabulary = keywords if isinstance(keywords, Vocabulary) else VOCABULARIES[keywords]
     body = _rendered(environment(), declaration, vocabulary)
     return format_source(f"{module_name(declaration.name)}.py", body)

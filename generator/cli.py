@@ -212,8 +212,22 @@ def check(
 
 
 def _generate(options: Settings, check: bool, strict: bool, color: bool | None) -> None:
+    # On two or more cores, a worker that imports the compiler (jinja2, black) and renders what
+    # pass 2 asks starts first, so that its start-up overlaps pass 1 (generator/overlap.py).
+    from generator.overlap import Service
+
+    service = Service.start(options.keywords)
+    try:
+        _generate_with(options, check, strict, color, service)
+    finally:
+        if service is not None:
+            service.close()
+
+
+def _generate_with(options: Settings, check: bool, strict: bool, color: bool | None, service: Any) -> None:
     # Imported here: the compiler (jinja2, black) costs a third of a second to import, which
-    # the reading commands (validate, explain, audit) should not pay.
+    # the reading commands (validate, explain, audit) should not pay. generator.build itself
+    # imports neither: the stages that render do, when a run renders here.
     from generator.build import build, fingerprint
     from generator.verified import Record, long_lived
     from generator.write import OutputError, Staging, check_output_folder, locked
@@ -249,6 +263,7 @@ def _generate(options: Settings, check: bool, strict: bool, color: bool | None) 
                 sink=staging,
                 record=record,
                 listing=listing,
+                service=service,
             )
             shown = [w for w in result.warnings if not _is_allowed(w, options.allow)]
             if shown:  # one write, not one per warning: a large catalogue has thousands
