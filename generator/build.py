@@ -76,8 +76,8 @@ OUTPUT_STAGES = (
     "render.py", "schema_graph.py", "shapes.py", "support.py", "vocabulary.py",
 )  # fmt: skip
 NOT_OUTPUT = (
-    "__init__.py", "__main__.py", "cli.py", "compile.py", "config.py", "overlap.py", "pool.py", "snapshot.py", "textui.py",
-    "verified.py", "write.py",
+    "__init__.py", "__main__.py", "cli.py", "compile.py", "config.py", "overlap.py", "pool.py", "snapshot.py",
+    "textui.py", "verified.py", "write.py",
 )  # fmt: skip
 
 
