@@ -45,10 +45,13 @@ def _serve(conn: Connection, keywords: str) -> None:
     from generator.vocabulary import VOCABULARIES
 
     env = environment()
-    for template in env.list_templates(extensions=["j2"]):
-        env.get_template(template)  # compiled now, while the parent scans
-    vocabulary = VOCABULARIES[keywords]
+    # `__init__.py` first: every run asks for it, and a run with nothing else to render (a
+    # package in sync) waits for nothing more. Then the templates an edit renders with,
+    # compiled while the parent scans (the index's only when a tool is added or removed).
     init: tuple[str, Any] = ("ok", format_source("__init__.py", render_init(env, keywords)))
+    for template in ("module.py.j2", "checks.j2", "collector.j2", "declaration.py.j2"):
+        env.get_template(template)
+    vocabulary = VOCABULARIES[keywords]
     while True:
         try:
             job = conn.recv()
