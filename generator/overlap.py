@@ -17,7 +17,6 @@ here again, as a serial run raises it).
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing
 import os
 import signal
@@ -32,9 +31,6 @@ from generator.pool import usable_workers
 
 if TYPE_CHECKING:
     from generator.build import Job
-
-_STOP = None
-
 
 def _serve(conn: Connection, keywords: str) -> None:
     """The worker: import and warm the compiler, then render and format each job received."""
@@ -57,8 +53,6 @@ def _serve(conn: Connection, keywords: str) -> None:
             job = conn.recv()
         except (EOFError, OSError):
             return  # the parent is gone
-        if job is _STOP:
-            return
         name, what = job
         try:
             if what == ("init", keywords):
@@ -182,13 +176,11 @@ class Service:
             self._local.submit(name, job)
 
     def _stop(self) -> None:
-        with contextlib.suppress(OSError, ValueError):
-            self._conn.send(_STOP)
+        # Killed, not asked to stop: it holds nothing to save, and a worker still compiling
+        # templates no run will use (a package in sync) must not keep the run waiting.
         self._conn.close()
-        self._process.join(timeout=5)
-        if self._process.is_alive():
-            self._process.kill()
-            self._process.join()
+        self._process.kill()
+        self._process.join()
 
     def close(self) -> None:
         if self._local is not None:
