@@ -44,7 +44,6 @@ import os
 import stat
 import struct
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -52,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.header import Header
+from generator.write import atomic_write
 
 # The record is chunks of marshal data (fast to load: it is read by every run, 10,000
 # entries and more), each after the sha256 of its bytes and their length, checked before
@@ -226,7 +226,8 @@ class Record:
         with suppress(OSError, ValueError):  # ValueError: a value marshal cannot write
             payload = _sealed(marshal.dumps((*self._key, *(self._new if whole else added))))
             if whole:
-                self._write_whole(payload)
+                self._folder()
+                atomic_write(self.path, payload)
                 return
             # One write in append mode: a run killed meanwhile leaves a short chunk at the
             # end, which the next run ignores and then writes the record whole.
@@ -235,17 +236,6 @@ class Record:
                 os.write(fd, payload)
             finally:
                 os.close(fd)
-
-    def _write_whole(self, payload: bytes) -> None:
-        self._folder()
-        handle, temp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                stream.write(payload)
-            os.replace(temp, self.path)
-        except BaseException:
-            Path(temp).unlink(missing_ok=True)
-            raise
 
 
 def _is(value: Any, kind: Any) -> bool:

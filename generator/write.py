@@ -251,9 +251,10 @@ def file_diff(path: Path, old: str | None, new: str | None) -> Iterator[str]:
     )
 
 
-def atomic_write(path: Path, content: str) -> None:
-    """Replace `path` with `content` (UTF-8) in one rename: a reader sees the old or the new file."""
-    temp = _temp_file(path, content.encode("utf-8"))
+def atomic_write(path: Path, content: str | bytes) -> None:
+    """Replace `path` with `content` (a str as UTF-8) in one rename: a reader sees the old or
+    the new file."""
+    temp = _temp_file(path, content.encode("utf-8") if isinstance(content, str) else content)
     try:
         os.replace(temp, path)
     except BaseException:
