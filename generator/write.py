@@ -76,8 +76,7 @@ def is_generated(path: Path) -> bool:
 
 def check_output_folder(out: Path, schemas: Path) -> None:
     """Refuse an --out that is a file, lies inside --schemas, or is the project root (or above)."""
-    if os.path.lexists(out) and not out.is_dir():
-        raise OutputError(f"{out}: the output path exists and is not a folder")
+    _not_a_file(out)
     target = out.resolve()
     source = schemas.resolve()
     if target == source or source in target.parents:
@@ -219,9 +218,13 @@ def _same(target: Path, data: bytes) -> bool:
         return False
 
 
-def plan(out: Path, files: dict[str, str]) -> Plan:
+def _not_a_file(out: Path) -> None:
     if os.path.lexists(out) and not out.is_dir():
         raise OutputError(f"{out}: the output path exists and is not a folder")
+
+
+def plan(out: Path, files: dict[str, str]) -> Plan:
+    _not_a_file(out)
     staging = Staging(out, write=False)
     for name, content in sorted(files.items()):
         staging.put(name, content)
