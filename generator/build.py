@@ -193,8 +193,8 @@ def build(
     `reuse` (generator/verified.py, made for `command`), spares reading and parsing the
     files whose identity it has seen; `listing`, the .py files of `reuse` (name -> entry) as
     the writer listed them under the run's lock, spares listing them again. `service`, a
-    renderer already started in another process (generator/overlap.py), renders a few
-    changed files when it can; it is closed when it is not used."""
+    renderer already started in another process (generator/overlap.py), renders the files
+    of an edit (at most SERVICE_MAX_FILES); it is closed when pass 2 ends."""
     vocabulary = keywords if isinstance(keywords, Vocabulary) else VOCABULARIES.get(keywords)
     if vocabulary is None:
         raise ValueError(f"unknown keyword mode {keywords!r}")
@@ -204,13 +204,14 @@ def build(
         target = Target(schemas_dir, reuse if reuse is not None else BUILT_IN.out, keywords)
         command = regenerate_command(target, BUILT_IN, root, root)
     assert record is None or record.command == command
-    entries, warnings, sources, read = _accepted(
+    entries, warnings, sources, read, init = _accepted(
         schemas_dir, vocabulary, reuse, fingerprint(keywords), command, record, listing
     )
     collect = _Collect(reuse) if sink is None else None
     out = sink if sink is not None else collect
     assert out is not None
-    rendered = _emit(entries, sources, read, command, vocabulary, display_name(schemas_dir), out, service)
+    renderer, index_source = _renderer(entries, vocabulary, service), display_name(schemas_dir)
+    rendered = _emit(entries, sources, read, init, command, vocabulary, index_source, out, renderer)
     return Build(collect.files if collect is not None else {}, tuple(entries), tuple(warnings), rendered)
 
 
@@ -218,21 +219,24 @@ def _emit(
     entries: list[Entry],
     sources: dict[str, tuple[Path, str]],
     read: dict[str, Read],
+    init_body: str | None,
     command: str,
     vocabulary: Vocabulary,
     index_source: str,
     sink: Sink,
-    service: Renderer | None = None,
+    formatter: Renderer,
 ) -> tuple[str, ...]:
-    """Pass 2: every file of the package to `sink`, in order, rendering only what changed."""
+    """Pass 2: every file of the package to `sink`, in order, rendering only what changed
+    (`init_body`: `__init__.py`'s body on disk when the generator is the same, which makes it
+    the same; its header, naming every other file's digest, is written again)."""
     keywords = vocabulary.name
     bodies: dict[str, str] = {}  # file name -> body sha256, for the package digest
     rendered: list[str] = []
     # Each file to render goes to the formatter as soon as it is rendered (with a process
     # pool, black runs while the next files are rendered), and each formatted file to the
     # sink as soon as it is back, in order: at most a window of texts is held at a time.
-    formatter = _renderer(entries, vocabulary, service)
     waiting: deque[tuple[str, str, str, tuple[tuple[str, str], ...]] | tuple[str, None, None, None]] = deque()
+    init = [init_body] if init_body is not None else []
 
     def drain(results: Iterator[str]) -> None:
         for text in results:
@@ -240,6 +244,9 @@ def _emit(
                 sink.keep(waiting.popleft()[0])
             name, source, source_sha, extra = waiting.popleft()
             assert source is not None and source_sha is not None and extra is not None
+            if name == "__init__.py":  # its header names every other file's digest: put last
+                init.append(text)
+                continue
             whole = hdr.with_header(source, source_sha, text, extra, command)
             bodies[name] = hdr.sha256(text)
             sink.put(name, whole)
@@ -270,6 +277,10 @@ def _emit(
         drain(formatter.ready())
 
     try:
+        if not init:  # first: a formatter takes nothing after its finish(); its header is made last
+            formatter.submit("__init__.py", ("init", keywords))
+            waiting.append(("__init__.py", "", "", ()))
+            rendered.append("__init__.py")
         current: tuple[str, list[Declaration]] = ("", [])
         for entry in entries:
             tool_file, declaration_file = entry.files
@@ -301,7 +312,6 @@ def _emit(
         index_sha = hdr.package_digest(modules)
         place("_declarations.py", index_source, index_sha, ("index", modules))
         drain(formatter.finish())
-        init_body = formatter.init(keywords)
     finally:
         formatter.close()
     sink.put(
@@ -309,36 +319,34 @@ def _emit(
         hdr.with_header(
             index_source,
             hdr.package_digest({e.module: e.source_sha for e in entries}),  # (modules are distinct)
-            init_body,
+            init[0],
             (("Generator", fingerprint(keywords)), ("Package sha256", hdr.package_digest(bodies))),
             command,
         ),
     )
-    rendered.append("__init__.py")
     return tuple(rendered)
 
 
 # What pass 2 renders for a file: a tool's module or its declaration module (of this
-# declaration), a copied file (this text), or the index (of these modules).
+# declaration), a copied file (this text), the index (of these modules) or `__init__.py` (of
+# this keyword mode).
 Job = tuple[str, Any]
 
-# An edit renders a few files; past this many, the files are rendered here with a pool of
-# formatters (the cold path) and a service started for an edit is closed unused.
+# An edit renders a few files; past this many (a cold run) they are rendered here, with a pool
+# of formatters, and a service started in case of an edit is left unused.
 SERVICE_MAX_FILES = 8
 
 
 class Renderer(Protocol):
-    """Renders and formats pass 2's files: `submit` each, take the results in submission order
-    with `ready()` (those done so far) and `finish()` (the rest), `init` gives `__init__.py`'s
-    formatted body; `close` stops whatever it started."""
+    """Renders and formats pass 2's files: `submit` each, take the formatted bodies in
+    submission order with `ready()` (those done so far) and `finish()` (the rest); `close`
+    stops whatever it started."""
 
     def submit(self, name: str, job: Job) -> None: ...
 
     def ready(self) -> Iterator[str]: ...
 
     def finish(self) -> Iterator[str]: ...
-
-    def init(self, keywords: str) -> str: ...
 
     def close(self) -> None: ...
 
@@ -352,54 +360,48 @@ def render_job(env: jinja2.Environment, job: Job, vocabulary: Vocabulary) -> str
         return render_declaration(env, value)
     if kind == "index":
         return render_declarations(env, value)
+    if kind == "init":
+        return render_init(env, value)
     assert kind == "text"
     return str(value)
 
 
 class LocalRenderer:
-    """Renders here, formatting with generator/format.py's Formatter (a pool on a cold run)."""
+    """Renders here and formats with generator/format.py's Formatter (a pool on a cold run).
+    The compiler (jinja2, black) is imported at the first file: a run with nothing to render
+    never loads it."""
 
     def __init__(self, vocabulary: Vocabulary) -> None:
-        from generator.format import Formatter
-
         self._vocabulary = vocabulary
-        self._env = environment()
-        self._formatter = Formatter()
+        self._started: tuple[jinja2.Environment, Any] | None = None
 
     def submit(self, name: str, job: Job) -> None:
-        self._formatter.submit(name, render_job(self._env, job, self._vocabulary))
+        if self._started is None:
+            from generator.format import Formatter
+
+            self._started = environment(), Formatter()
+        env, formatter = self._started
+        formatter.submit(name, render_job(env, job, self._vocabulary))
 
     def ready(self) -> Iterator[str]:
-        return self._formatter.ready()
+        return self._started[1].ready() if self._started is not None else iter(())
 
     def finish(self) -> Iterator[str]:
-        return self._formatter.finish()
-
-    def init(self, keywords: str) -> str:
-        from generator.format import format_source
-
-        return format_source("__init__.py", render_init(self._env, keywords))
-
-    def render_now(self, name: str, job: Job) -> str:
-        """One file's formatted body, rendered and formatted at once (not through the pool)."""
-        from generator.format import format_source
-
-        if job[0] == "init":
-            return self.init(job[1])
-        return format_source(name, render_job(self._env, job, self._vocabulary))
+        return self._started[1].finish() if self._started is not None else iter(())
 
     def close(self) -> None:
-        self._formatter.close()
+        if self._started is not None:
+            self._started[1].close()
 
 
 def _renderer(entries: list[Entry], vocabulary: Vocabulary, service: Renderer | None) -> Renderer:
-    """The service when it was started and there is little to render (an edit), else a local
-    renderer (and the service, unused, is closed)."""
+    """The service when it was started and the tools' files to render are few (an edit),
+    else a renderer here."""
     if service is not None:
         files = sum((e.kept[0] is None) + (e.kept[1] is None) for e in entries)
         if files <= SERVICE_MAX_FILES and VOCABULARIES.get(vocabulary.name) is vocabulary:
             return service
-        service.close()
+        service.close()  # now: its worker must not take a core from the pool's
     return LocalRenderer(vocabulary)
 
 
@@ -435,19 +437,19 @@ def _accepted(
     command: str,
     record: Record | None,
     listing: dict[str, os.DirEntry[str]] | None,
-) -> tuple[list[Entry], list[Notice], dict[str, tuple[Path, str]], dict[str, Read]]:
+) -> tuple[list[Entry], list[Notice], dict[str, tuple[Path, str]], dict[str, Read], str | None]:
     """Pass 1: every tool, checked and lowered where its file changed, else taken from the
     record of verified files or the package on disk; raises every refusal of the run at once.
 
     One refusal per file that cannot be read as declarations, else one per refused tool
     (its first: what the checker finds past it may only follow from it), in file order.
     Returns the tools, the warnings, the path and sha256 of each file with a tool to render
-    (pass 2 reads it again rather than holding every changed file's bytes), and the headers
-    read of the package on disk."""
+    (pass 2 reads it again rather than holding every changed file's bytes), the headers
+    read of the package on disk and the body of its `__init__.py` when it may be reused."""
     files = _schema_files(schemas_dir)
     with _no_collection():
         known = [record.source(label) if record is not None else None for _, label, _ in files]
-        vouched, whole, read = _on_disk(out, current, known, record, listing)
+        vouched, whole, read, init = _on_disk(out, current, known, record, listing)
     told = _recorded(read, command)
     entries: list[Entry] = []
     warnings: list[Notice] = []
@@ -516,7 +518,7 @@ def _accepted(
         raise refusals[0]
     if refusals:
         raise Refusals(refusals)
-    return entries, warnings, sources, read
+    return entries, warnings, sources, read, init
 
 
 def _checked(
@@ -723,31 +725,31 @@ def _on_disk(
     known: list[Any],
     record: Record | None,
     listing: dict[str, os.DirEntry[str]] | None,
-) -> tuple[dict[str, Tool], set[int], dict[str, Read]]:
+) -> tuple[dict[str, Tool], set[int], dict[str, Read], str | None]:
     """The files of the package on disk that may be taken as they are (see the module
     docstring), or none: those the record's entries of declaration files (`known`) vouch
-    for, unread (name -> body sha256 and the record's tool they are of), and the headers of
+    for, unread (name -> body sha256 and the record's tool they are of), the headers of
     the others, read or taken from the record (name -> header and the status it was read
-    with). The package's __init__.py must name this generator's fingerprint and the digest
-    of exactly these files; a file that has our header but not an intact one (edited by
-    hand) makes the whole package render again."""
+    with), and the body of `__init__.py`. The package's __init__.py must name this
+    generator's fingerprint and the digest of exactly these files; a file that has our
+    header but not an intact one (edited by hand) makes the whole package render again."""
     index = _read(out / "__init__.py") if out is not None else None
     parsed = hdr.parse(index[0]) if index is not None else None
-    if out is None or parsed is None or parsed.fields.get("Generator") != current:
-        return {}, set(), {}
+    if out is None or index is None or parsed is None or parsed.fields.get("Generator") != current:
+        return {}, set(), {}, None
     try:
         if listing is None:
             with os.scandir(out) as entries:
                 listing = {e.name: e for e in entries if e.name.endswith(".py")}
     except OSError:
-        return {}, set(), {}
+        return {}, set(), {}, None
     vouched: dict[str, Tool] = {}
     whole: set[int] = set()  # the record's tools both of whose files it vouched for (by id: alive all run)
     bodies: dict[str, str] = {}
     try:
         folder = os.open(out, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     except OSError:
-        return {}, set(), {}
+        return {}, set(), {}, None
     try:
         for entry in known:
             for tool in entry[2] if entry is not None else ():
@@ -781,14 +783,14 @@ def _on_disk(
                 continue
             found = hdr.parse(got[0])
             if found is None:
-                return {}, set(), {}  # a generated file edited by hand: render everything again
+                return {}, set(), {}, None  # a generated file edited by hand: render everything again
             read[name] = (found, got[1])
             if record is not None and name.startswith("_"):  # a package file: no tool's module does
                 record.note_package_file(name, got[1], found)
     bodies.update((name, header.body_sha256) for name, (header, _) in read.items())
     if parsed.fields.get("Package sha256") != hdr.package_digest(bodies):
-        return {}, set(), {}
-    return vouched, whole, read
+        return {}, set(), {}, None
+    return vouched, whole, read, hdr.split(index[0])[1]
 
 
 __all__ = ["Build", "Declaration", "Entry", "Sink", "build", "fingerprint", "module_body", "render_tool"]

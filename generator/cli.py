@@ -28,7 +28,7 @@ from generator.vocabulary import VOCABULARIES
 
 if TYPE_CHECKING:
     from generator import snapshot as snapshot_module
-    from generator.build import Build
+    from generator.build import Build, Renderer
     from generator.readers.auditrun import AuditRun
     from generator.readers.package import Package
     from generator.write import Plan
@@ -212,10 +212,13 @@ def check(
 
 
 def _generate(options: Settings, check: bool, strict: bool, color: bool | None) -> None:
-    # On two or more cores, a worker that imports the compiler (jinja2, black) and renders what
-    # pass 2 asks starts first, so that its start-up overlaps pass 1 (generator/overlap.py).
-    from generator.overlap import Service
+    # Imported here: the compiler (jinja2, black) costs a third of a second to import, which
+    # the reading commands (validate, explain, audit) should not pay. generator.build itself
+    # imports neither: a renderer does, when it first renders.
+    from generator.overlap import Service  # (and generator.build, which the worker inherits)
 
+    # On two or more cores, a worker that imports the compiler and renders pass 2's files
+    # starts now, so that its start-up overlaps pass 1 (generator/overlap.py).
     service = Service.start(options.keywords)
     try:
         _generate_with(options, check, strict, color, service)
@@ -224,10 +227,9 @@ def _generate(options: Settings, check: bool, strict: bool, color: bool | None) 
             service.close()
 
 
-def _generate_with(options: Settings, check: bool, strict: bool, color: bool | None, service: Any) -> None:
-    # Imported here: the compiler (jinja2, black) costs a third of a second to import, which
-    # the reading commands (validate, explain, audit) should not pay. generator.build itself
-    # imports neither: the stages that render do, when a run renders here.
+def _generate_with(
+    options: Settings, check: bool, strict: bool, color: bool | None, service: Renderer | None
+) -> None:
     from generator.build import build, fingerprint
     from generator.verified import Record, long_lived
     from generator.write import OutputError, Staging, check_output_folder, locked

@@ -1,18 +1,19 @@
-"""A renderer started before pass 1, in its own process, so that its start-up overlaps the scan.
+"""A renderer started in its own process before pass 1, so that its start-up overlaps the scan.
 
-An edit of one declaration renders two or three files, but the process that renders them must
-first import jinja2 and black and compile the templates (about a third of a second), as much
-as pass 1's scan of 10,000 unchanged tools. On two or more cores the CLI forks one worker
-before it imports either: the worker imports the compiler, compiles the templates and formats
-`__init__.py`'s body (the same for every package of a keyword mode) while the parent scans,
-then renders and formats what pass 2 sends it. The parent never imports jinja2 or black on
-that path. The worker renders with the very functions a local run uses (generator/build.py
-`render_job`, generator/format.py `format_source`), so the bytes are the same.
+An edit of one declaration renders two files, but the process that renders them must first
+import jinja2 and black and compile the templates (a third of a second), as long as pass 1's
+scan of 10,000 unchanged tools. On Linux with two or more usable cores the CLI forks one
+worker as soon as it has imported generator.build (which imports neither): the worker imports
+the compiler and compiles a tool's templates while the parent scans, then renders and formats
+what pass 2 sends it with the functions a run here uses (generator/build.py `render_job`,
+generator/format.py `format_source`), so the bytes are the same. A run with nothing to render
+never waits for it; a cold run renders here (generator/build.py `_renderer`).
 
-Only with `fork` (Linux, a parent with no other thread): a worker started any other way
-imports everything from scratch, which is the cost this is meant to hide. A worker that dies,
-or that reports an error, is left: its pending files are rendered here (an error raised
-here again, as a serial run raises it).
+A worker that dies or reports an error is left: the files sent to it and not answered, and
+all after them, are rendered here (an error raised here again, as a serial run raises it).
+It never outlives the run: the parent kills it when the run ends, however it ends (the CLI's
+`finally`, multiprocessing's exit handler for a daemon), and a parent killed outright closes
+the pipe, on which the worker then reads the end and exits.
 """
 
 from __future__ import annotations
@@ -25,166 +26,136 @@ import threading
 from collections import deque
 from collections.abc import Iterator
 from multiprocessing.connection import Connection
-from typing import TYPE_CHECKING, Any
+from multiprocessing.process import BaseProcess
 
+from generator.build import Job, LocalRenderer, Renderer, render_job
 from generator.pool import usable_workers
+from generator.vocabulary import VOCABULARIES
 
-if TYPE_CHECKING:
-    from generator.build import Job
+# The templates a tool's two modules render with (module.py.j2 includes the other two).
+_TOOL_TEMPLATES = ("module.py.j2", "checks.j2", "collector.j2", "declaration.py.j2")
+
 
 def _serve(conn: Connection, keywords: str) -> None:
-    """The worker: import and warm the compiler, then render and format each job received."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles ^C and closes us
-    from generator.build import render_job
+    """The worker: import the compiler and compile the templates, then render and format each
+    job received until the parent closes the pipe."""
     from generator.format import format_source
-    from generator.render import environment, render_init
-    from generator.vocabulary import VOCABULARIES
+    from generator.render import environment
 
     env = environment()
-    # `__init__.py` first: every run asks for it, and a run with nothing else to render (a
-    # package in sync) waits for nothing more. Then the templates an edit renders with,
-    # compiled while the parent scans (the index's only when a tool is added or removed).
-    init: tuple[str, Any] = ("ok", format_source("__init__.py", render_init(env, keywords)))
-    for template in ("module.py.j2", "checks.j2", "collector.j2", "declaration.py.j2"):
+    for template in _TOOL_TEMPLATES:
         env.get_template(template)
     vocabulary = VOCABULARIES[keywords]
     while True:
         try:
-            job = conn.recv()
+            name, job = conn.recv()
         except (EOFError, OSError):
-            return  # the parent is gone
-        name, what = job
+            return  # the parent is gone, or done
         try:
-            if what == ("init", keywords):
-                reply: tuple[str, Any] = init
-            else:
-                reply = ("ok", format_source(name, render_job(env, what, vocabulary)))
-        except Exception as exc:
-            reply = ("error", repr(exc))
+            reply: tuple[bool, str] = (True, format_source(name, render_job(env, job, vocabulary)))
+        except Exception as exc:  # rendered again by the parent, which raises it as a serial run does
+            reply = (False, repr(exc))
         conn.send(reply)
 
 
-def _child(conn: Connection, parent: Connection, keywords: str) -> None:
-    parent.close()
+def _worker(conn: Connection, theirs: Connection, keywords: str) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # ^C is the parent's to handle; it kills us
+    theirs.close()  # only the parent's end open there: its exit is our end of input
     try:
         _serve(conn, keywords)
     finally:
-        conn.close()
-        os._exit(0)  # nothing of the parent's (atexit, buffered output) runs in the worker
+        os._exit(0)  # nothing of the parent's (atexit handlers, buffered output) runs here
 
 
 class Service:
-    """A renderer in a forked worker (generator/build.py `Renderer`), or None from `start`."""
+    """A Renderer (generator/build.py) in a forked worker; `start` gives one, or None."""
 
-    def __init__(self, process: multiprocessing.process.BaseProcess, conn: Connection, keywords: str) -> None:
+    def __init__(self, process: BaseProcess, conn: Connection, keywords: str) -> None:
         self._process = process
         self._conn = conn
         self._keywords = keywords
-        self._pending: deque[tuple[str, Job]] = deque()  # sent, reply not taken, in order
-        self._local: Any = None  # a local renderer, once the worker failed
+        self._pending: deque[tuple[str, Job]] = deque()  # sent, not answered yet, in order
+        self._here: Renderer | None = None  # once the worker is left
 
     @classmethod
     def start(cls, keywords: str) -> Service | None:
-        """A worker for `keywords`, when this machine and process can fork one cheaply."""
-        methods = multiprocessing.get_all_start_methods()
-        if usable_workers() < 2 or not sys.platform.startswith("linux") or "fork" not in methods:
+        """A worker for `keywords` when this process can fork one cheaply: Linux, two or more
+        usable cores (TOOLGEN_JOBS not 1), no other thread (a lock one holds would stay held
+        in the child) and the compiler not imported yet (nothing to overlap)."""
+        if usable_workers() < 2 or not sys.platform.startswith("linux") or threading.active_count() != 1:
             return None
-        if threading.active_count() != 1 or "black" in sys.modules:
-            return None  # a fork with other threads is unsafe; with black loaded, pointless
+        if "black" in sys.modules or "fork" not in multiprocessing.get_all_start_methods():
+            return None
         context = multiprocessing.get_context("fork")
         mine, theirs = context.Pipe()
         try:
-            process = context.Process(target=_child, args=(theirs, mine, keywords), daemon=True)
+            process = context.Process(target=_worker, args=(theirs, mine, keywords), daemon=True)
             process.start()
         except OSError:
             return None
-        theirs.close()
+        finally:
+            theirs.close()
         return cls(process, mine, keywords)
 
     def submit(self, name: str, job: Job) -> None:
-        if self._local is not None:
-            self._local.submit(name, job)
+        if self._here is not None:
+            self._here.submit(name, job)
             return
+        self._pending.append((name, job))
         try:
             self._conn.send((name, job))
         except (OSError, ValueError):
-            self._fail()
-            self._local.submit(name, job)  # type: ignore[attr-defined]  # (made by _fail)
-            return
-        self._pending.append((name, job))
+            self._leave()
 
     def ready(self) -> Iterator[str]:
-        if self._local is not None:
-            yield from self._local.ready()
-            return
-        while self._pending and self._poll():
-            yield self._take()
-        if self._local is not None:  # failed while taking: the rest is done here
-            yield from self._local.ready()
+        while self._pending and self._here is None and self._answered():
+            yield from self._receive()
+        if self._here is not None:
+            yield from self._here.ready()
 
     def finish(self) -> Iterator[str]:
-        while self._pending and self._local is None:
-            yield self._take()
-        if self._local is not None:
-            yield from self._local.finish()
+        while self._pending and self._here is None:
+            yield from self._receive()
+        if self._here is not None:
+            yield from self._here.finish()
 
-    def init(self, keywords: str) -> str:
-        if self._local is None:
-            self.submit("__init__.py", ("init", keywords))
-            for text in self.finish():
-                return text
-        return str(self._local.init(keywords))
-
-    def _poll(self) -> bool:
+    def _answered(self) -> bool:
         try:
             return self._conn.poll(0)
         except (OSError, EOFError):
-            return True  # _take finds out
+            return True  # _receive finds out
 
-    def _take(self) -> str:
-        name, job = self._pending[0]
+    def _receive(self) -> Iterator[str]:
+        """The oldest pending file's body, or nothing when the worker failed on it (then it
+        and every file after it is rendered here)."""
         try:
-            status, value = self._conn.recv()
+            done, text = self._conn.recv()
         except (OSError, EOFError):
-            self._fail()
-            return self._render_here(name, job)
-        self._pending.popleft()
-        if status != "ok":  # rendered here again, so that the error is raised as a serial run raises it
-            self._fail()
-            return self._render_here(name, job)
-        return str(value)
+            done, text = False, ""
+        if done:
+            self._pending.popleft()
+            yield text
+        else:
+            self._leave()
 
-    def _render_here(self, name: str, job: Job) -> str:
-        self._pending.popleft()
-        return str(self._local.render_now(name, job))
-
-    def _fail(self) -> None:
-        """Leave the worker: everything pending and to come is rendered here."""
-        from generator.build import LocalRenderer
-        from generator.vocabulary import VOCABULARIES
-
-        if self._local is not None:
-            return
+    def _leave(self) -> None:
+        """Stop the worker; the files pending go, in order, to a renderer here."""
         self._stop()
-        self._local = LocalRenderer(VOCABULARIES[self._keywords])
-        pending, self._pending = self._pending, deque()
-        # The first pending one is rendered by the caller (_take); the others go to the local renderer.
-        if pending:
-            first = pending.popleft()
-            self._pending.append(first)
-        for name, job in pending:
-            self._local.submit(name, job)
+        self._here = LocalRenderer(VOCABULARIES[self._keywords])
+        for name, job in self._pending:
+            self._here.submit(name, job)
+        self._pending.clear()
 
     def _stop(self) -> None:
-        # Killed, not asked to stop: it holds nothing to save, and a worker still compiling
-        # templates no run will use (a package in sync) must not keep the run waiting.
-        self._conn.close()
-        self._process.kill()
-        self._process.join()
+        # Killed, not asked to stop: it holds nothing to save, and one still compiling
+        # templates that no run will use (a package in sync) must not keep the run waiting.
+        if not self._conn.closed:
+            self._conn.close()
+            self._process.kill()
+            self._process.join()
 
     def close(self) -> None:
-        if self._local is not None:
-            self._local.close()
-        elif not self._conn.closed:
-            self._stop()
+        self._stop()
+        if self._here is not None:
+            self._here.close()
         self._pending.clear()
