@@ -58,9 +58,9 @@ def _serve(conn: Connection, keywords: str) -> None:
         conn.send(reply)
 
 
-def _worker(conn: Connection, theirs: Connection, keywords: str) -> None:
+def _worker(conn: Connection, parents: Connection, keywords: str) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # ^C is the parent's to handle; it kills us
-    theirs.close()  # only the parent's end open there: its exit is our end of input
+    parents.close()  # the parent's end open in the parent only: its exit ends our input
     try:
         _serve(conn, keywords)
     finally:
