@@ -178,6 +178,7 @@ def build(
     record: Record | None = None,
     listing: dict[str, os.DirEntry[str]] | None = None,
     service: Renderer | None = None,
+    declarations: dict[str, os.DirEntry[str]] | None = None,
 ) -> Build:
     """Everything the output package should contain; raises DeclarationError on bad input.
 
@@ -194,7 +195,8 @@ def build(
     files whose identity it has seen; `listing`, the .py files of `reuse` (name -> entry) as
     the writer listed them under the run's lock, spares listing them again. `service`, a
     renderer already started in another process (generator/overlap.py), renders the files
-    of an edit (at most SERVICE_MAX_FILES); it is closed when pass 2 ends."""
+    of an edit (at most SERVICE_MAX_FILES); it is closed when pass 2 ends. `declarations`,
+    the declaration files as `declaration_files` listed them, spares listing them again."""
     vocabulary = keywords if isinstance(keywords, Vocabulary) else VOCABULARIES.get(keywords)
     if vocabulary is None:
         raise ValueError(f"unknown keyword mode {keywords!r}")
@@ -205,7 +207,7 @@ def build(
         command = regenerate_command(target, BUILT_IN, root, root)
     assert record is None or record.command == command
     entries, warnings, sources, read, init = _accepted(
-        schemas_dir, vocabulary, reuse, fingerprint(keywords), command, record, listing
+        schemas_dir, vocabulary, reuse, fingerprint(keywords), command, record, listing, declarations
     )
     collect = _Collect(reuse) if sink is None else None
     out = sink if sink is not None else collect
@@ -437,6 +439,7 @@ def _accepted(
     command: str,
     record: Record | None,
     listing: dict[str, os.DirEntry[str]] | None,
+    declarations: dict[str, os.DirEntry[str]] | None,
 ) -> tuple[list[Entry], list[Notice], dict[str, tuple[Path, str]], dict[str, Read], str | None]:
     """Pass 1: every tool, checked and lowered where its file changed, else taken from the
     record of verified files or the package on disk; raises every refusal of the run at once.
@@ -446,7 +449,7 @@ def _accepted(
     Returns the tools, the warnings, the path and sha256 of each file with a tool to render
     (pass 2 reads it again rather than holding every changed file's bytes), the headers
     read of the package on disk and the body of its `__init__.py` when it may be reused."""
-    files = _schema_files(schemas_dir)
+    files = _schema_files(schemas_dir, declarations)
     with _no_collection():
         known = [record.source(label) if record is not None else None for _, label, _ in files]
         vouched, whole, read, init = _on_disk(out, current, known, record, listing)
@@ -579,13 +582,24 @@ def _no_collection() -> Iterator[None]:
             gc.enable()
 
 
-def _schema_files(schemas_dir: Path) -> list[tuple[str, str, os.DirEntry[str]]]:
-    """generator/load.py's schema_files, each with its label (load.labeller) and its
-    directory entry: one listing, no call per file but a stat when the record asks for one."""
-    if not schemas_dir.is_dir():
-        schema_files(schemas_dir)  # raises its refusal: no such folder
+def declaration_files(schemas_dir: Path) -> dict[str, os.DirEntry[str]]:
+    """The `*.json` files of a declarations folder (name -> entry), from one listing. An entry
+    keeps its status once taken: a caller that looks at them before `build` (the CLI) and
+    pass 1 share one stat a file."""
     with os.scandir(schemas_dir) as listing:
-        found = {e.name: e for e in listing if e.name.endswith(".json") and e.is_file()}
+        return {e.name: e for e in listing if e.name.endswith(".json") and e.is_file()}
+
+
+def _schema_files(
+    schemas_dir: Path, found: dict[str, os.DirEntry[str]] | None
+) -> list[tuple[str, str, os.DirEntry[str]]]:
+    """generator/load.py's schema_files, each with its label (load.labeller) and its
+    directory entry (`found`: declaration_files, when listed already): one listing, no call
+    per file but a stat when the record asks for one."""
+    if found is None:
+        if not schemas_dir.is_dir():
+            schema_files(schemas_dir)  # raises its refusal: no such folder
+        found = declaration_files(schemas_dir)
     label = labeller()
     root = project_root(Path.cwd().resolve())
     try:

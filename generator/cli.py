@@ -215,20 +215,27 @@ def _generate(options: Settings, check: bool, strict: bool, color: bool | None) 
     # Imported here: the compiler (jinja2, black) costs a third of a second to import, which
     # the reading commands (validate, explain, audit) should not pay. generator.build itself
     # imports neither: a renderer does, when it first renders.
-    from generator.overlap import Service  # (and generator.build, which the worker inherits)
+    from generator.overlap import Service, edited  # (and generator.build, which the worker inherits)
 
-    # On two or more cores, a worker that imports the compiler and renders pass 2's files
-    # starts now, so that its start-up overlaps pass 1 (generator/overlap.py).
-    service = Service.start(options.keywords)
+    declarations = _declarations(options)
+    # When a declaration changed since the package was written (an edit to render), a worker
+    # that imports the compiler and renders pass 2's files starts now, on two or more cores,
+    # so that its start-up overlaps pass 1 (generator/overlap.py).
+    service = Service.start(options.keywords) if edited(options.schemas, declarations, options.out) else None
     try:
-        _generate_with(options, check, strict, color, service)
+        _generate_with(options, check, strict, color, declarations, service)
     finally:
         if service is not None:
             service.close()
 
 
 def _generate_with(
-    options: Settings, check: bool, strict: bool, color: bool | None, service: Renderer | None
+    options: Settings,
+    check: bool,
+    strict: bool,
+    color: bool | None,
+    declarations: dict[str, os.DirEntry[str]],
+    service: Renderer | None,
 ) -> None:
     from generator.build import build, fingerprint
     from generator.verified import Record, long_lived
@@ -236,7 +243,6 @@ def _generate_with(
 
     started = time.perf_counter()
     schemas, out = options.schemas, options.out
-    _has_declarations(options)
     try:
         check_output_folder(out, schemas)
         _importable(out)  # after the safety checks, whose reasons matter more
@@ -266,6 +272,7 @@ def _generate_with(
                 record=record,
                 listing=listing,
                 service=service,
+                declarations=declarations,
             )
             shown = [w for w in result.warnings if not _is_allowed(w, options.allow)]
             if shown:  # one write, not one per warning: a large catalogue has thousands
@@ -290,14 +297,16 @@ def _generate_with(
     click.echo(_summary(todo, result, time.perf_counter() - started))
 
 
-def _has_declarations(options: Settings) -> None:
-    """Refuse, before any work, a folder that is not there or could only give an empty package."""
-    schemas = options.schemas
+def _declarations(options: Settings) -> dict[str, os.DirEntry[str]]:
+    """The declaration files (generator/build.py `declaration_files`, which pass 1 then uses);
+    refused, before any work, a folder that is not there or could only give an empty package."""
+    from generator.build import declaration_files
+
     _schemas_exist(options)
-    with os.scandir(schemas) as listing:  # stops at the first: a folder may hold thousands
-        found = any(e.name.endswith(".json") and e.is_file() for e in listing)
+    found = declaration_files(options.schemas)
     if not found:
-        _fail(f"{schemas.as_posix()}: no *.json declarations in this folder; nothing written")
+        _fail(f"{options.schemas.as_posix()}: no *.json declarations in this folder; nothing written")
+    return found
 
 
 def _schemas_exist(options: Settings) -> None:

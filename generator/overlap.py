@@ -27,6 +27,7 @@ from collections import deque
 from collections.abc import Iterator
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
+from pathlib import Path
 
 from generator.build import Job, LocalRenderer, Renderer, render_job
 from generator.pool import usable_workers
@@ -65,6 +66,24 @@ def _worker(conn: Connection, parents: Connection, keywords: str) -> None:
         _serve(conn, keywords)
     finally:
         os._exit(0)  # nothing of the parent's (atexit handlers, buffered output) runs here
+
+
+def edited(schemas: Path, declarations: dict[str, os.DirEntry[str]], out: Path) -> bool:
+    """Whether a declaration file, or the folder's list of them, changed since the package's
+    `__init__.py` was last written (a run that changes a tool rewrites it): the sign, known
+    before the scan, that the run may render a tool. A ctime, which no user can set back
+    (generator/verified.py); a file touched but unchanged only costs a worker not used. No
+    package: False (a cold run renders here, with the formatter pool)."""
+    try:
+        written = os.stat(out / "__init__.py").st_ctime_ns
+    except OSError:
+        return False
+    try:
+        if os.stat(schemas).st_ctime_ns >= written:
+            return True
+        return any(entry.stat().st_ctime_ns >= written for entry in declarations.values())
+    except OSError:
+        return True
 
 
 class Service:
