@@ -67,6 +67,8 @@ if TYPE_CHECKING:  # jinja2 and black are imported by the stages that render (pa
     # a run renders here: pass 1 never needs them, so it can run while a worker imports them.
     import jinja2
 
+    from generator.format import Formatter
+
 GENERATOR = Path(__file__).resolve().parent
 # Every module whose code decides the bytes of a generated file (a test keeps this list
 # complete). The CLI, the writer, the compiled tier and the readers do not.
@@ -375,7 +377,7 @@ class LocalRenderer:
 
     def __init__(self, vocabulary: Vocabulary) -> None:
         self._vocabulary = vocabulary
-        self._started: tuple[jinja2.Environment, Any] | None = None
+        self._started: tuple[jinja2.Environment, Formatter] | None = None
 
     def submit(self, name: str, job: Job) -> None:
         if self._started is None:
