@@ -2,12 +2,13 @@
 
 An edit of one declaration renders two files, but the process that renders them must first
 import jinja2 and black and compile the templates (a third of a second), as long as pass 1's
-scan of 10,000 unchanged tools. On Linux with two or more usable cores the CLI forks one
-worker as soon as it has imported generator.build (which imports neither): the worker imports
-the compiler and compiles a tool's templates while the parent scans, then renders and formats
-what pass 2 sends it with the functions a run here uses (generator/build.py `render_job`,
+scan of 10,000 unchanged tools. When a declaration changed since the package was written
+(`edited`), on Linux with two or more usable cores, the CLI forks one worker as soon as it
+has imported generator.build (which imports neither): the worker imports the compiler and
+compiles a tool's templates while the parent scans, then renders and formats what pass 2
+sends it with the functions a run here uses (generator/build.py `render_job`,
 generator/format.py `format_source`), so the bytes are the same. A run with nothing to render
-never waits for it; a cold run renders here (generator/build.py `_renderer`).
+never waits for it; one with many files renders here (generator/build.py `_renderer`).
 
 A worker that dies or reports an error is left: the files sent to it and not answered, and
 all after them, are rendered here (an error raised here again, as a serial run raises it).
@@ -53,9 +54,9 @@ def _serve(conn: Connection, keywords: str) -> None:
         except (EOFError, OSError):
             return  # the parent is gone, or done
         try:
-            reply: tuple[bool, str] = (True, format_source(name, render_job(env, job, vocabulary)))
-        except Exception as exc:  # rendered again by the parent, which raises it as a serial run does
-            reply = (False, repr(exc))
+            reply: str | None = format_source(name, render_job(env, job, vocabulary))
+        except Exception:  # rendered again by the parent, which raises it as a serial run does
+            reply = None
         conn.send(reply)
 
 
@@ -111,6 +112,7 @@ class Service:
             process = context.Process(target=_worker, args=(theirs, mine, keywords), daemon=True)
             process.start()
         except OSError:
+            mine.close()
             return None
         finally:
             theirs.close()
@@ -123,7 +125,7 @@ class Service:
         self._pending.append((name, job))
         try:
             self._conn.send((name, job))
-        except (OSError, ValueError):
+        except Exception:  # a closed pipe, a value pickle refuses: rendered here in any case
             self._leave()
 
     def ready(self) -> Iterator[str]:
@@ -148,10 +150,10 @@ class Service:
         """The oldest pending file's body, or nothing when the worker failed on it (then it
         and every file after it is rendered here)."""
         try:
-            done, text = self._conn.recv()
+            text: str | None = self._conn.recv()
         except (OSError, EOFError):
-            done, text = False, ""
-        if done:
+            text = None
+        if text is not None:
             self._pending.popleft()
             yield text
         else:
@@ -167,7 +169,7 @@ class Service:
 
     def _stop(self) -> None:
         # Killed, not asked to stop: it holds nothing to save, and one still compiling
-        # templates that no run will use (a package in sync) must not keep the run waiting.
+        # templates that the run does not need after all must not keep it waiting.
         if not self._conn.closed:
             self._conn.close()
             self._process.kill()
