@@ -23,7 +23,6 @@ import multiprocessing
 import os
 import signal
 import sys
-import threading
 from collections import deque
 from collections.abc import Iterator
 from multiprocessing.connection import Connection
@@ -31,7 +30,7 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 from generator.build import Job, LocalRenderer, Renderer, render_job
-from generator.pool import usable_workers
+from generator.pool import can_fork, usable_workers
 from generator.vocabulary import VOCABULARIES
 
 # The templates a tool's two modules render with (module.py.j2 includes the other two).
@@ -99,12 +98,10 @@ class Service:
 
     @classmethod
     def start(cls, keywords: str) -> Service | None:
-        """A worker for `keywords` when this process can fork one cheaply: Linux, two or more
-        usable cores (TOOLGEN_JOBS not 1), no other thread (a lock one holds would stay held
-        in the child) and the compiler not imported yet (nothing to overlap)."""
-        if usable_workers() < 2 or not sys.platform.startswith("linux") or threading.active_count() != 1:
-            return None
-        if "black" in sys.modules or "fork" not in multiprocessing.get_all_start_methods():
+        """A worker for `keywords` when this process can fork one (generator/pool.py `can_fork`),
+        has two or more usable cores (TOOLGEN_JOBS not 1) and has not imported the compiler
+        yet (else there is nothing to overlap)."""
+        if usable_workers() < 2 or not can_fork() or "black" in sys.modules:
             return None
         context = multiprocessing.get_context("fork")
         mine, theirs = context.Pipe()
