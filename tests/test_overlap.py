@@ -157,6 +157,25 @@ EDIT_WARNING = (
 )
 
 
+def test_past_the_worker_s_share_the_files_are_rendered_here(tmp_path: Path) -> None:
+    """Five tools edited are ten files, more than SERVICE_MAX_FILES: the worker started for the
+    edit is left unused and the parent renders them (with the formatter pool when it pays)."""
+    tools = ("Read.json", "Write.json", "Edit.json", "Glob.json", "Grep.json", "Bash.json")
+    folder = catalogue(tmp_path / "many", tools)
+    assert run(folder).code == 0
+    expected = catalogue(tmp_path / "serial", tools)
+    for name in tools[:5]:
+        edit(folder / "s" / name)
+        edit(expected / "s" / name)
+    done = run(folder)
+    assert done.code == 0, done.stderr
+    assert done.stdout.startswith("6 tools: 5 changed, 1 unchanged, 0 removed")
+    assert done.worker[0] and done.parent_imported == "True True"
+    assert gone(done.worker)
+    assert run(expected, jobs="1").code == 0
+    assert tree(folder / "gen") == tree(expected / "gen")
+
+
 def test_a_package_in_sync_is_checked_without_the_compiler(tmp_path: Path) -> None:
     """Nothing to render: __init__.py's body is the one on disk, so nothing imports jinja2 or
     black; no worker is started while no declaration is newer than the package, and one
