@@ -1,7 +1,8 @@
 """The renderer started before pass 1 (generator/overlap.py): what its worker renders is, byte
-for byte, what a serial run writes (an edit, a tool added and one removed, a small cold run);
-a `--check` reports the same drift; a refusal, a worker that dies or fails, an exception or a
-^C in the parent all end with the same outcome as a serial run and no worker left running.
+for byte, what a serial run writes (an edit, a tool added and one removed); more files than
+its share are rendered here; a package in sync is checked without the compiler; a `--check`
+reports the same drift; a refusal, a worker that dies or fails, an exception, ^C or a kill of
+the parent all end as a serial run does, with no worker left running.
 
 Each run is `toolgen` in a fresh interpreter (a worker is only forked by a process that has not
 imported black, which the test process may have), with TOOLGEN_JOBS=2 for the worker and 1 for
