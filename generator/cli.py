@@ -12,9 +12,10 @@ import shlex
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
@@ -36,20 +37,22 @@ if TYPE_CHECKING:
 _PROGRESS_BYTES = 1 << 20  # files larger than this get a progress bar even off a terminal
 _SUPPORT_FILES = frozenset({"__init__.py", "_support.py", "_declarations.py", "_paths.py"})
 
-# Defaults come from the project's [tool.toolgen] table, else these (generator/config.py).
-_schemas_option = click.option(
+# Defaults come from the project's [tool.toolgen] table, else these (generator/config.py): an
+# option not given is None, so that the table can supply it.
+_Command = TypeVar("_Command", bound=Callable[..., Any])
+
+
+def _folder_option(*names: str, help: str) -> Callable[[_Command], _Command]:
+    return click.option(*names, metavar="DIR", type=click.Path(path_type=Path), help=help)
+
+
+_schemas_option = _folder_option(
     "--schemas",
-    default=None,
-    metavar="DIR",
-    type=click.Path(path_type=Path),
     help="Folder of tool declarations (*.json): OpenAI, Anthropic or MCP form, one or many tools "
     "a file.  [default: [tool.toolgen] schemas, else tool_schemas]",
 )
-_out_option = click.option(
+_out_option = _folder_option(
     "--out",
-    default=None,
-    metavar="DIR",
-    type=click.Path(path_type=Path),
     help="Folder of the generated package (its import name is the folder's name).  "
     "[default: [tool.toolgen] out, else generated]",
 )
@@ -59,23 +62,18 @@ _strict_option = click.option(
 _keywords_option = click.option(
     "--keywords",
     type=click.Choice(["subset", "extended"]),
-    default=None,
     help="Keyword mode: subset (validation.md) or extended (also $ref, allOf/anyOf/oneOf, const, "
     "bounds, pattern: extended.md).  [default: [tool.toolgen] keywords, else subset]",
 )
-_package_option = click.option(
+_package_option = _folder_option(
     "--package",
     "--out",
     "package",
-    default=None,
-    metavar="DIR",
-    type=click.Path(path_type=Path),
     help="Folder of the generated package to use, e.g. a vendored copy (--out is the same).  "
     "[default: [tool.toolgen] out, else generated, at the project root]",
 )
 _allow_option = click.option(
     "--allow",
-    default=None,
     metavar="KINDS",
     help="Comma-separated warnings that do not fail --strict and are not printed: warning kinds "
     "(not-enforced, unchecked-keys, ...) or keywords reported as not enforced (default, format, "
@@ -579,7 +577,6 @@ def explain(tool: str, schemas: Path | None, keywords: str | None) -> None:
 @click.option(
     "--jobs",
     type=click.IntRange(min=1),
-    default=None,
     metavar="N",
     help="Replay in N processes.  [default: the cores this process may use, within TOOLGEN_JOBS]",
 )
