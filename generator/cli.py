@@ -467,11 +467,10 @@ def validate(tool: str | None, arguments: str, package: Path | None) -> None:
     out = options.out
     loaded = _package(options)
     if tool not in loaded.TOOL_NAMES:
-        meant = _misspelt(tool, loaded)
-        if meant:
-            _say(f"{tool}: no validator in {out.as_posix()}/; did you mean {meant}?")
+        line, passes = _no_validator(tool, loaded, f" in {out.as_posix()}/")
+        _say(line)
+        if not passes:
             sys.exit(1)
-        _say(f"{tool}: no validator in {out.as_posix()}/ (not a built-in tool); passes through unvalidated")
         return
     message = loaded.validate(tool, args)
     mode = getattr(loaded, "KEYWORDS", "subset")
@@ -491,11 +490,15 @@ def _say(text: str) -> None:
     click.echo(text.encode("utf-8", "backslashreplace").decode("utf-8"))
 
 
-def _misspelt(tool: str, package: Package) -> str:
-    """`list_issues`, or `a` or `b`: the validated names `tool` is probably a typo of."""
+def _no_validator(tool: str, package: Package, where: str = "") -> tuple[str, bool]:
+    """The result line for a tool `package` has no validator for, and whether the call passes:
+    it does through unvalidated, unless the name is a typo of a validated one."""
     from generator.readers.didyoumean import meant
 
-    return meant(tool, package.TOOL_NAMES)
+    typo_of = meant(tool, package.TOOL_NAMES)
+    if typo_of:
+        return f"{tool}: no validator{where}; did you mean {typo_of}?", False
+    return f"{tool}: no validator{where} (not a built-in tool); passes through unvalidated", True
 
 
 def _validate_lines(options: Settings) -> None:
@@ -529,10 +532,7 @@ def _one_line(line: str, package: Package) -> tuple[str, bool]:
     if not isinstance(tool, str):
         return "error: the tool name is not a string", False
     if tool not in package.TOOL_NAMES:
-        meant = _misspelt(tool, package)
-        if meant:
-            return f"{tool}: no validator; did you mean {meant}?", False
-        return f"{tool}: no validator (not a built-in tool); passes through unvalidated", True
+        return _no_validator(tool, package)
     issues = package.issues(tool, args)
     if not issues:
         return f"{tool}: valid", True
