@@ -28,7 +28,6 @@ from generator.textui import coloured_diff, counted
 from generator.vocabulary import VOCABULARIES
 
 if TYPE_CHECKING:
-    from generator import snapshot as snapshot_module
     from generator.build import Build
     from generator.readers.auditrun import AuditRun
     from generator.readers.package import Package
@@ -696,7 +695,8 @@ def import_(
     from generator.write import OutputError
 
     options = _settings(schemas=schemas)
-    given = bool(sources or commands)
+    # The sources as given, for the fix of drift: those of [tool.toolgen] are not repeated.
+    given = [*sources, *(word for command in commands for word in ("--stdio", command))]
     if not given:
         sources, commands = options.imports, options.import_stdio
     if not (sources or commands):
@@ -707,16 +707,20 @@ def import_(
     folder = options.schemas
     try:
         tools = collect(sources, commands, options.root, timeout)
-        if check:
-            plan = snapshot.check(folder, tools)
-        else:
-            started = time.perf_counter()
-            plan = snapshot.write(folder, tools)
+        started = time.perf_counter()
+        plan = snapshot.check(folder, tools) if check else snapshot.write(folder, tools)
     except (ImportRefused, OutputError) as exc:
         _fail(str(exc))
-    if check:
-        _report_import_drift(plan, options, sources if given else (), commands if given else (), color)
+    if check and plan.in_sync:
+        click.echo(f"{folder.as_posix()}: in sync with the code ({counted(len(plan.owners), 'tool')})")
         return
+    if check:
+        words = [_program(), "import", *given]
+        if "schemas" in options.explicit:
+            words += ["--schemas", folder.as_posix()]
+        groups = {"changed": plan.changed, "new": plan.new, "removed": plan.removed}
+        advice = f"declarations are out of sync with the code; run: {shlex.join(words)}"
+        _out_of_sync(folder, snapshot.diff(plan), groups, advice, color)  # exit 1
     # Counted in tools, so the manifest is left out: `owners` has one declaration file a tool.
     changed = sum(n in plan.owners for n in plan.changed)
     new = sum(n in plan.owners for n in plan.new)
@@ -726,26 +730,3 @@ def import_(
         f"{new} new, {unchanged} unchanged, {len(plan.removed)} removed"
         f" in {time.perf_counter() - started:.1f}s"
     )
-
-
-def _report_import_drift(
-    plan: snapshot_module.Snapshot,
-    options: Settings,
-    sources: tuple[str, ...],
-    commands: tuple[str, ...],
-    color: bool | None,
-) -> None:
-    from generator import snapshot
-
-    folder = options.schemas
-    if plan.in_sync:
-        click.echo(f"{folder.as_posix()}: in sync with the code ({counted(len(plan.owners), 'tool')})")
-        return
-    words = [_program(), "import", *sources]
-    for command in commands:
-        words += ["--stdio", command]
-    if "schemas" in options.explicit:
-        words += ["--schemas", folder.as_posix()]
-    groups = {"changed": plan.changed, "new": plan.new, "removed": plan.removed}
-    advice = f"declarations are out of sync with the code; run: {shlex.join(words)}"
-    _out_of_sync(folder, snapshot.diff(plan), groups, advice, color)
