@@ -468,9 +468,7 @@ def validate(tool: str | None, arguments: str, package: Path | None) -> None:
     if tool not in loaded.TOOL_NAMES:
         line, passes = _no_validator(tool, loaded, f" in {out.as_posix()}/")
         _say(line)
-        if not passes:
-            sys.exit(1)
-        return
+        sys.exit(0 if passes else 1)
     message = loaded.validate(tool, args)
     mode = getattr(loaded, "KEYWORDS", "subset")
     # Subset mode's output is unchanged; a package generated with --keywords extended says so.
