@@ -164,21 +164,20 @@ class SchemaGraph:
         return tuple((w.pointer, w.keywords) for w in self.warnings if w.kind == "not_interpreted")
 
 
+# In this order: a bool is also an int.
+_JSON_TYPES = (
+    (type(None), "null"),
+    (bool, "boolean"),
+    ((int, float), "number"),
+    (str, "string"),
+    (dict, "object"),
+    (list, "array"),
+)
+
+
 def json_type(value: Any) -> str:
     """The JSON type name of a decoded JSON value (validation.md §3)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, dict):
-        return "object"
-    if isinstance(value, list):
-        return "array"
-    return type(value).__name__
+    return next((name for kind, name in _JSON_TYPES if isinstance(value, kind)), type(value).__name__)
 
 
 def json_equal(a: Any, b: Any) -> bool:
