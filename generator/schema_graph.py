@@ -251,8 +251,6 @@ class _Analysis:
         self.warnings: list[SchemaWarning] = []
         self.groups: dict[str, Group] = {}
         self.combinators: dict[tuple[str, str], Combinator] = {}
-        # Per schema: (the first type of its group, the first const / enum's types), for accepts.
-        self.firsts: dict[str, tuple[tuple[str, ...] | None, tuple[str, ...] | None]] = {}
 
     # ---------- reporting ----------
 
@@ -584,10 +582,9 @@ class _Analysis:
                     todo.append(iter(self.in_place(target)))
 
     def group(self, pointer: str) -> Group:
-        """G(pointer), from its links' groups (already built): linear in what it adds."""
+        """G(pointer), from its links' groups (already built)."""
         schema = self.schemas[pointer]
         if isinstance(schema, bool):
-            self.firsts[pointer] = (None, None)
             return Group(pointer, (), (), pointer, False, (), (), None)
         links = [self.refs[pointer]] if pointer in self.refs else []
         if "allOf" in self.reads:
@@ -611,15 +608,6 @@ class _Analysis:
             )
             opened.update(part.open_keywords)
             declared.update(dict.fromkeys(part.declared))
-        # E5 rule 3: the first member declaring a type, else the first const / enum.
-        own = _accepts([schema])
-        first_type = own if "type" in schema else None
-        first_values = own if "type" not in schema else None
-        for link in links:
-            linked_type, linked_values = self.firsts[link]
-            first_type = first_type if first_type is not None else linked_type
-            first_values = first_values if first_values is not None else linked_values
-        self.firsts[pointer] = (first_type, first_values)
         return Group(
             schema=pointer,
             members=tuple(members),
@@ -628,7 +616,7 @@ class _Analysis:
             object_like=object_like(schema) or any(part.object_like for part in parts),
             open_keywords=tuple(sorted(opened)),
             declared=tuple(declared),
-            accepts=first_type if first_type is not None else first_values,
+            accepts=_accepts([self.schemas[m] for m in members]),
         )
 
     def canonical(self, pointer: str, schema: dict[str, Any]) -> str:
@@ -804,6 +792,7 @@ def _on_cycles(edges: dict[str, list[str]]) -> frozenset[str]:
 
 
 def _accepts(members: list[dict[str, Any]]) -> tuple[str, ...] | None:
+    """E5 rule 3's Ti: the types of the first member declaring `type`, else the first const / enum's."""
     for schema in members:
         if "type" in schema:
             return tuple(declared_types(schema) or ())
