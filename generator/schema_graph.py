@@ -599,13 +599,8 @@ class _Analysis:
         declared = dict.fromkeys([*schema.get("properties", {}), *schema.get("required", [])])
         for part in parts:
             members.update(dict.fromkeys(part.members))
-            combinators.update(
-                {
-                    (c.schema, c.keyword): c
-                    for c in part.combinators
-                    if (c.schema, c.keyword) not in combinators
-                }
-            )
+            for c in part.combinators:
+                combinators.setdefault((c.schema, c.keyword), c)
             opened.update(part.open_keywords)
             declared.update(dict.fromkeys(part.declared))
         return Group(
