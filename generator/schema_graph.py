@@ -30,7 +30,7 @@ Readings of the spec (see also docs/extended.md):
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Literal, Protocol
@@ -402,11 +402,7 @@ class _Analysis:
         where = pointer_join(pointer, keyword)
         if not isinstance(schema[keyword], dict):
             raise self.refuse(where, f"expected an object mapping {what} to schemas")
-        found = [(pointer_join(where, name), sub) for name, sub in schema[keyword].items()]
-        for at, sub in found:
-            if not isinstance(sub, (dict, bool)):
-                raise self.refuse(at, _NOT_A_SCHEMA)
-        return found
+        return self.subschemas(where, schema[keyword].items())
 
     def check_ref(self, pointer: str, schema: dict[str, Any]) -> None:
         if "$ref" not in schema or "$ref" not in self.reads:
@@ -461,12 +457,14 @@ class _Analysis:
         branches = schema[keyword]
         if not isinstance(branches, list) or not branches:
             raise self.refuse(where, "expected a non-empty list of schemas")
-        found: list[tuple[str, Any]] = []
-        for i, branch in enumerate(branches):
-            at = pointer_join(where, i)
-            if not isinstance(branch, (dict, bool)):
+        return self.subschemas(where, enumerate(branches))
+
+    def subschemas(self, where: str, members: Iterable[tuple[str | int, Any]]) -> list[tuple[str, Any]]:
+        """(pointer, subschema) of each member of a keyword's value; refuses one not a schema."""
+        found = [(pointer_join(where, key), sub) for key, sub in members]
+        for at, sub in found:
+            if not isinstance(sub, (dict, bool)):
                 raise self.refuse(at, _NOT_A_SCHEMA)
-            found.append((at, branch))
         return found
 
     def check_bounds(self, pointer: str, schema: dict[str, Any]) -> None:
