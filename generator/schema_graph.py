@@ -502,12 +502,11 @@ class _Analysis:
         if result.status == "not_enforced":
             self.warn(where, "not_interpreted", ("pattern",), f"not enforced: pattern ({result.reason})")
         elif result.nested_quantifier:
-            detail = f" {result.nested_quantifier}" if isinstance(result.nested_quantifier, str) else ""
             self.warn(
                 where,
                 "nested_quantifier",
                 ("pattern",),
-                f"pattern has a nested unbounded quantifier{detail}: its matching time can grow "
+                "pattern has a nested unbounded quantifier: its matching time can grow "
                 "exponentially with a hostile string (still enforced)",
             )
 
