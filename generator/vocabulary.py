@@ -177,7 +177,6 @@ class Vocabulary:
         *,
         after: str = "",
         annotations: Iterable[str] = (),
-        opening: Iterable[str] = (),
         closing: Iterable[str] = (),
         rules: str = "",
         message: str = "",
@@ -186,38 +185,27 @@ class Vocabulary:
         reasons: Iterable[tuple[frozenset[str], str]] | None = None,
         other_reason: str = "",
     ) -> Vocabulary:
-        """This vocabulary plus `keywords` (placed after the keyword `after`, else at the end),
-        more annotations, more opening keywords, and `closing` no longer opening an object;
-        `reasons` replace the explanations of what is not interpreted."""
+        """This vocabulary plus `keywords` (placed after the keyword `after`, else at the end;
+        so in `listed`, the docstring's list), more annotations, and `closing` no longer opening
+        an object; `reasons` replace the explanations of what is not interpreted."""
         added = tuple(keywords)
-        if after:
-            at = next(i for i, k in enumerate(self.keywords) if k.name == after) + 1
-            merged = self.keywords[:at] + added + self.keywords[at:]
-        else:
-            merged = self.keywords + added
+        names = [k.name for k in self.keywords]
+        at = names.index(after) + 1 if after else len(names)
         shown = tuple(listed) or tuple(k.name for k in added)
-        if after and after in self.listed:
-            at = self.listed.index(after) + 1
-            all_listed = self.listed[:at] + shown + self.listed[at:]
-        else:
-            all_listed = self.listed + shown
+        place = self.listed.index(after) + 1 if after in self.listed else len(self.listed)
         return replace(
             self,
             name=name,
-            keywords=merged,
+            keywords=self.keywords[:at] + added + self.keywords[at:],
             annotations=self.annotations | frozenset(annotations),
-            opening=(self.opening - frozenset(closing)) | frozenset(opening),
+            opening=self.opening - frozenset(closing),
             rules=rules or self.rules,
             message=message or self.message,
-            listed=all_listed,
+            listed=self.listed[:place] + shown + self.listed[place:],
             strict_keys=self.strict_keys if strict_keys is None else strict_keys,
             reasons=self.reasons if reasons is None else tuple(reasons),
             other_reason=other_reason or self.other_reason,
         )
-
-
-def _structural(*names: str) -> tuple[Keyword, ...]:
-    return tuple(Keyword(n, 0) for n in names)
 
 
 def _is_bool(value: Any) -> bool:
@@ -316,7 +304,7 @@ def count(name: str, constrains: str, compare: str, prefix: str, noun: str, plur
 EXTENDED = SUBSET.extend(
     "extended",
     (
-        *_structural("$ref", "$defs", "definitions", "allOf", "anyOf", "oneOf"),
+        *(Keyword(n, 0) for n in ("$ref", "$defs", "definitions", "allOf", "anyOf", "oneOf")),
         Keyword("const", 2),
         _number("minimum", ">=", "expected a number greater than or equal to ", ">="),
         _number("exclusiveMinimum", ">", "expected a number greater than ", ">"),
