@@ -30,15 +30,6 @@ class Checked:
     unchecked: tuple[str, ...]  # pointers of objects whose undeclared keys go unchecked
 
 
-_NOTICE_KINDS = {
-    "not_interpreted": errors.NOT_ENFORCED,
-    "keys_unchecked": errors.UNCHECKED_KEYS,
-    "accepts_only_empty": errors.ACCEPTS_ONLY_EMPTY,
-    "required_without_property": errors.REQUIRED_WITHOUT_SCHEMA,
-    "boolean_subschema": errors.BOOLEAN_SUBSCHEMA,
-}
-
-
 def check(declaration: Declaration, vocabulary: Vocabulary = SUBSET) -> tuple[SchemaGraph, Checked]:
     """Refuse per validation.md §7 and extended.md E8, or say what to warn about."""
     graph = analyse(
@@ -51,7 +42,7 @@ def check(declaration: Declaration, vocabulary: Vocabulary = SUBSET) -> tuple[Sc
     not_enforced = tuple(NotEnforced(pointer, keywords) for pointer, keywords in graph.not_enforced)
     # What is not enforced is one notice per tool; the rest as found.
     notices = [
-        Notice(w.file, w.pointer, _NOTICE_KINDS.get(w.kind, w.kind.replace("_", "-")), w.reason)
+        Notice(w.file, w.pointer, errors.NOTICE_KINDS[w.kind], w.reason)
         for w in graph.warnings
         if w.kind != "not_interpreted"
     ]

@@ -48,12 +48,19 @@ class Refusals(DeclarationError):
         return self._all
 
 
-# The kinds of Notice (spec section 7, "Warn").
-NOT_ENFORCED = "not-enforced"
-BOOLEAN_SUBSCHEMA = "boolean-subschema"
-REQUIRED_WITHOUT_SCHEMA = "required-without-schema"
-UNCHECKED_KEYS = "unchecked-keys"
-ACCEPTS_ONLY_EMPTY = "accepts-only-empty"
+# The kinds of Notice (spec section 7, "Warn"), by the kind of the schema graph's warning
+# (generator/schema_graph.py's WarningKind) it reports: what `--allow` names, in this order.
+NOTICE_KINDS = {
+    "not_interpreted": "not-enforced",
+    "keys_unchecked": "unchecked-keys",
+    "accepts_only_empty": "accepts-only-empty",
+    "required_without_property": "required-without-schema",
+    "boolean_subschema": "boolean-subschema",
+    "one_of": "one-of",
+    "nested_quantifier": "nested-quantifier",
+    "unsatisfiable": "unsatisfiable",
+}
+NOT_ENFORCED = NOTICE_KINDS["not_interpreted"]
 
 
 @dataclass(frozen=True)
