@@ -246,7 +246,8 @@ class _Analysis:
         self.schemas: dict[str, Any] = {}
         self.refs: dict[str, str] = {}
         self.nonlocal_refs: set[str] = set()
-        self.entries: list[str] = [""]
+        # Per object schema, in walk order: its descents (properties, additionalProperties, items).
+        self.descents: dict[str, list[str]] = {}
         self.definitions: list[str] = []
         self.warnings: list[SchemaWarning] = []
         self.groups: dict[str, Group] = {}
@@ -353,9 +354,7 @@ class _Analysis:
             raise self.refuse(pointer_join(pointer, "enum"), "expected a non-empty list")
         self.raise_found(required_refusal(schema, pointer))
         if "properties" in schema:
-            found = self.named_schemas(pointer, schema, "properties", "property names")
-            children += found
-            self.entries += [at for at, _ in found]
+            children += self.named_schemas(pointer, schema, "properties", "property names")
         if "additionalProperties" in schema:
             extra = schema["additionalProperties"]
             at = pointer_join(pointer, "additionalProperties")
@@ -363,7 +362,6 @@ class _Analysis:
                 raise self.refuse(at, "expected a boolean or a schema")
             if isinstance(extra, dict):
                 children.append((at, extra))
-                self.entries.append(at)
         if "items" in schema:
             items = schema["items"]
             at = pointer_join(pointer, "items")
@@ -371,9 +369,9 @@ class _Analysis:
                 self.warn(at, "not_interpreted", ("items (tuple form)",), "not enforced: items (tuple form)")
             elif isinstance(items, (dict, bool)):
                 children.append((at, items))
-                self.entries.append(at)
             else:
                 raise self.refuse(at, "expected a schema (an object or a boolean) or a list of schemas")
+        self.descents[pointer] = [at for at, _ in children]
         self.check_ref(pointer, schema)
         for keyword in self.in_place_keywords:
             if keyword in schema:
@@ -672,7 +670,8 @@ class _Analysis:
     def value_warnings(self) -> None:
         """Warnings judged on everything that can be applied in place to one value."""
         targets = set(self.refs.values())
-        entries = dict.fromkeys(self.entries + [d for d in self.definitions if d not in targets])
+        descents = [at for found in self.descents.values() for at in found]
+        entries = dict.fromkeys(["", *descents, *(d for d in self.definitions if d not in targets)])
         reported: set[tuple[str, str]] = set()
         for entry in entries:
             pointers = _closure(self.groups[entry])
@@ -725,17 +724,7 @@ class _Analysis:
             current = todo.pop()
             if current in below:
                 continue
-            found: list[str] = []
-            for member in _closure(self.groups[current]):
-                schema = self.schemas[member]
-                found += [
-                    pointer_join(pointer_join(member, "properties"), name)
-                    for name in schema.get("properties", {})
-                ]
-                if isinstance(schema.get("additionalProperties"), dict):
-                    found.append(pointer_join(member, "additionalProperties"))
-                if isinstance(schema.get("items"), (dict, bool)):
-                    found.append(pointer_join(member, "items"))
+            found = [at for member in _closure(self.groups[current]) for at in self.descents[member]]
             below[current] = [self.groups[at].canonical for at in found]
             todo.extend(reversed(below[current]))
         return _on_cycles(below)
