@@ -514,9 +514,9 @@ class _Analysis:
         kinds = dict.fromkeys(k.constrains for k in self.vocabulary.bounds if k.compare)
         for kind in kinds:
             best: dict[bool, tuple[str, Any, bool]] = {}  # lower? -> (keyword, K, strict)
-            for spec in self.vocabulary.bounds_of(kind):
+            for spec in self.vocabulary.bounds:
                 value = schema.get(spec.name)
-                if not spec.compare or not is_number(value):
+                if spec.constrains != kind or not spec.compare or not is_number(value):
                     continue
                 strict = spec.compare in (">", "<")
                 found = best.get(spec.lower)

@@ -167,9 +167,6 @@ class Vocabulary:
         text = f"Enforced ({self.rules}): {', '.join(self.listed)}."
         return textwrap.fill(text, width=92, break_on_hyphens=False, break_long_words=False)
 
-    def bounds_of(self, json_type: str) -> tuple[Keyword, ...]:
-        return tuple(k for k in self.bounds if k.constrains == json_type)
-
     def extend(
         self,
         name: str,
