@@ -251,7 +251,6 @@ class _Analysis:
         self.definitions: list[str] = []
         self.warnings: list[SchemaWarning] = []
         self.groups: dict[str, Group] = {}
-        self.combinators: dict[tuple[str, str], Combinator] = {}
 
     # ---------- reporting ----------
 
@@ -618,18 +617,15 @@ class _Analysis:
         return pointer
 
     def combinator(self, pointer: str, keyword: str) -> Combinator:
-        key = (pointer, keyword)
-        if key not in self.combinators:
-            branches = tuple(self.groups[b] for b in _branches(pointer, self.schemas[pointer], keyword))
-            declared: dict[str, None] = {}
-            for branch in branches:
-                declared.update(dict.fromkeys(branch.declared))
-                for inner in branch.combinators:
-                    declared.update(dict.fromkeys(inner.declared))
-            kind: Literal["anyOf", "oneOf"] = "anyOf" if keyword == "anyOf" else "oneOf"
-            found = Combinator(kind, pointer, branches, self.discriminator(branches), tuple(declared))
-            self.combinators[key] = found
-        return self.combinators[key]
+        """The combinator `keyword` of `pointer` (built once: with its schema's group)."""
+        branches = tuple(self.groups[b] for b in _branches(pointer, self.schemas[pointer], keyword))
+        declared: dict[str, None] = {}
+        for branch in branches:
+            declared.update(dict.fromkeys(branch.declared))
+            for inner in branch.combinators:
+                declared.update(dict.fromkeys(inner.declared))
+        kind: Literal["anyOf", "oneOf"] = "anyOf" if keyword == "anyOf" else "oneOf"
+        return Combinator(kind, pointer, branches, self.discriminator(branches), tuple(declared))
 
     def discriminator(self, branches: tuple[Group, ...]) -> Discriminator | None:
         if not all(b.object_like for b in branches):
