@@ -245,6 +245,7 @@ class _Analysis:
         self.patterns: dict[str, PatternResult] = {}
         self.schemas: dict[str, Any] = {}
         self.refs: dict[str, str] = {}
+        self.targets: list[tuple[str, Any]] = []  # (pointer, schema) of each local $ref's target, for walk
         self.nonlocal_refs: set[str] = set()
         # Per object schema, in walk order: its descents (properties, additionalProperties, items).
         self.descents: dict[str, list[str]] = {}
@@ -307,14 +308,8 @@ class _Analysis:
         """Check every interpreted schema, preorder in document order; then the targets of
         local references that lie where nothing else is interpreted."""
         stack: list[tuple[str, Any]] = [("", self.root)]
-        deferred: list[str] = []
-        while stack or deferred:
-            if not stack:
-                target = deferred.pop(0)
-                if target not in self.schemas:
-                    stack.append((target, self.lookup(target)))
-                continue
-            pointer, schema = stack.pop()
+        while stack or self.targets:
+            pointer, schema = stack.pop() if stack else self.targets.pop(0)
             if pointer in self.schemas:
                 continue
             self.schemas[pointer] = schema
@@ -329,14 +324,6 @@ class _Analysis:
                 continue
             children = self.check(pointer, schema)
             stack.extend(reversed(children))
-            if pointer in self.refs:
-                deferred.append(self.refs[pointer])
-
-    def lookup(self, pointer: str) -> Any:
-        value: Any = self.root
-        for token in tokens(pointer):
-            value = value[int(token)] if isinstance(value, list) else value[token]
-        return value
 
     # ---------- one schema's keywords ----------
 
@@ -420,7 +407,8 @@ class _Analysis:
         self.refs[pointer] = self.resolve(ref, where)
 
     def resolve(self, ref: str, where: str) -> str:
-        """The canonical pointer of a local reference's target; refuses a missing target."""
+        """The canonical pointer of a local reference's target (queued for walk); refuses a
+        missing target."""
         shown = json.dumps(ref, ensure_ascii=False)
         try:
             decoded = unquote(ref[1:], errors="strict")
@@ -447,6 +435,7 @@ class _Analysis:
                 else f"{json_type(value)} {json.dumps(value, ensure_ascii=False, separators=(', ', ': '))}"
             )
             raise self.refuse(where, f"{shown} refers to {found}, not a schema")
+        self.targets.append((target, value))
         return target
 
     def branches(self, pointer: str, schema: dict[str, Any], keyword: str) -> list[tuple[str, Any]]:
