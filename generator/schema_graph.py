@@ -201,9 +201,8 @@ def declared_types(schema: dict[str, Any]) -> list[str] | None:
 
 
 def object_like(schema: dict[str, Any]) -> bool:
-    declared = schema.get("type")
-    names = [declared] if isinstance(declared, str) else declared
-    return any(k in schema for k in OBJECT_KEYWORDS) or (isinstance(names, list) and "object" in names)
+    """Of an accepted schema (or the root, whose `type` can only be "object")."""
+    return any(k in schema for k in OBJECT_KEYWORDS) or "object" in (declared_types(schema) or ())
 
 
 def is_local(ref: Any) -> bool:
@@ -414,7 +413,7 @@ class _Analysis:
             decoded = unquote(ref[1:], errors="strict")
         except UnicodeDecodeError:
             raise self.refuse(where, f"{shown} is not a valid JSON pointer (bad percent-encoding)") from None
-        raws = decoded.split("/")[1:] if decoded else []
+        raws = decoded.split("/")[1:]
         if any(raw[i + 1 : i + 2] not in ("0", "1") for raw in raws for i, c in enumerate(raw) if c == "~"):
             raise self.refuse(where, f"{shown} is not a valid JSON pointer (~ must be ~0 or ~1)")
         value: Any = self.root
@@ -422,12 +421,11 @@ class _Analysis:
         for token in tokens(decoded):
             if isinstance(value, dict) and token in value:
                 value = value[token]
-                target = pointer_join(target, token)
             elif isinstance(value, list) and _is_index(token) and int(token) < len(value):
-                value = value[int(token)]
-                target = pointer_join(target, int(token))
+                value = value[int(token)]  # (an index as _is_index spells it: its own token)
             else:
                 raise self.refuse(where, f"{shown} refers to nothing in parameters")
+            target = pointer_join(target, token)
         if not isinstance(value, (dict, bool)):
             found = (
                 "an array"
