@@ -164,7 +164,7 @@ class Record:
                 if type(tool[2]) is not int or type(tool[4]) is not tuple:
                     return None
                 for note in tool[4]:
-                    if len(note) != 4 or not all(map(_is, note, _NOTE)):
+                    if len(note) != 4 or not all(map(isinstance, note, _NOTE)):
                         return None
         except (TypeError, ValueError):
             return None
@@ -236,10 +236,6 @@ class Record:
                 os.write(fd, payload)
             finally:
                 os.close(fd)
-
-
-def _is(value: Any, kind: Any) -> bool:
-    return isinstance(value, kind)
 
 
 def _same(old: Any, new: Any) -> bool:
