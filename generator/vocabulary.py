@@ -34,11 +34,6 @@ def is_number(value: Any) -> bool:
     return not isinstance(value, float) or math.isfinite(value)
 
 
-def is_count(value: Any) -> bool:
-    """A non-negative integer (`2.0` counts)."""
-    return is_number(value) and value >= 0 and (isinstance(value, int) or float(value).is_integer())
-
-
 def _number_refusal(value: Any) -> str | None:
     return None if is_number(value) else "expected a number" + (", not a boolean" * isinstance(value, bool))
 
@@ -49,7 +44,9 @@ def _multiple_refusal(value: Any) -> str | None:
 
 
 def _count_refusal(value: Any) -> str | None:
-    return None if is_count(value) else "expected a non-negative integer"
+    # A non-negative integer (`2.0` counts).
+    counts = is_number(value) and value >= 0 and (isinstance(value, int) or float(value).is_integer())
+    return None if counts else "expected a non-negative integer"
 
 
 def _boolean_refusal(value: Any) -> str | None:
