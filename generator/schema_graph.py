@@ -36,7 +36,7 @@ from types import MappingProxyType
 from typing import Any, Literal, Protocol
 from urllib.parse import unquote
 
-from generator.errors import DeclarationError, pointer_join
+from generator.errors import DeclarationError, Notice, pointer_join
 from generator.refusals import required_refusal, type_refusal
 from generator.vocabulary import EXTENDED, Vocabulary, is_number
 
@@ -47,7 +47,6 @@ __all__ = [
     "PatternCheck",
     "PatternResult",
     "SchemaGraph",
-    "SchemaWarning",
     "analyse",
     "json_equal",
     "json_type",
@@ -56,18 +55,6 @@ __all__ = [
 COMBINATORS = ("anyOf", "oneOf")  # in the order one schema's combinators are resolved (E4)
 DEFINITIONS = ("$defs", "definitions")
 OBJECT_KEYWORDS = ("properties", "required", "additionalProperties")
-
-WarningKind = Literal[
-    "not_interpreted",  # keywords not enforced (E2's list, a non-local $ref, tuple items, ...)
-    "one_of",  # oneOf's exactly-one rule is not enforced
-    "nested_quantifier",  # an enforced pattern whose matching time can explode
-    "unsatisfiable",  # bounds no value of their type can meet
-    "keys_unchecked",  # undeclared keys unchecked because of an open keyword
-    "accepts_only_empty",  # an object-like value with nothing declared
-    "required_without_property",
-    "boolean_subschema",
-]
-
 
 class PatternResult(Protocol):
     """What a pattern translator answers (generator/patterns.py's `translate`)."""
@@ -83,20 +70,6 @@ class PatternResult(Protocol):
 
 
 PatternCheck = Callable[[str], PatternResult]
-
-
-@dataclass(frozen=True)
-class SchemaWarning:
-    """Something legal but worth a reviewer's eye (E8); an error only under --strict."""
-
-    file: str
-    pointer: str  # inside the file, like DeclarationError.pointer
-    kind: WarningKind
-    keywords: tuple[str, ...]  # the keywords the warning is about, when it is about some
-    reason: str
-
-    def __str__(self) -> str:
-        return f"warning: {self.file}: {self.pointer or '/'}: {self.reason}"
 
 
 @dataclass(frozen=True)
@@ -155,7 +128,7 @@ class SchemaGraph:
     # Canonical groups on a cycle of descents (a tree, a linked list): each needs its own
     # function pair; every other group may be inlined where it is reached.
     recursive: frozenset[str]
-    warnings: tuple[SchemaWarning, ...]
+    warnings: tuple[Notice, ...]  # kinds: the keys of errors.NOTICE_KINDS (check.py maps them)
     vocabulary: Vocabulary = EXTENDED  # what was interpreted
 
     @property
@@ -249,7 +222,7 @@ class _Analysis:
         # Per object schema, in walk order: its descents (properties, additionalProperties, items).
         self.descents: dict[str, list[str]] = {}
         self.definitions: list[str] = []
-        self.warnings: list[SchemaWarning] = []
+        self.warnings: list[Notice] = []
         self.groups: dict[str, Group] = {}
 
     # ---------- reporting ----------
@@ -261,8 +234,8 @@ class _Analysis:
         if found is not None:
             raise self.refuse(*found)
 
-    def warn(self, pointer: str, kind: WarningKind, keywords: tuple[str, ...], reason: str) -> None:
-        self.warnings.append(SchemaWarning(self.file, self.base + pointer, kind, keywords, reason))
+    def warn(self, pointer: str, kind: str, keywords: tuple[str, ...], reason: str) -> None:
+        self.warnings.append(Notice(self.file, self.base + pointer, kind, reason, keywords))
 
     # ---------- the whole analysis ----------
 
