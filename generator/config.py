@@ -32,9 +32,10 @@ from typing import Any
 
 from generator.errors import NOTICE_KINDS
 from generator.load import TOML_ERRORS, project_root, read_toml
-from generator.vocabulary import KNOWN_NOT_INTERPRETED
+from generator.vocabulary import KNOWN_NOT_INTERPRETED as ALLOWABLE_KEYWORDS
+from generator.vocabulary import VOCABULARIES
 
-KEYWORD_MODES = ("subset", "extended")
+KEYWORD_MODES = tuple(VOCABULARIES)
 DEFAULTS: dict[str, str] = {"schemas": "tool_schemas", "out": "generated", "keywords": "subset"}
 LISTS = ("allow", "import", "import-stdio")  # keys whose value is a list of strings
 KEYS = (*DEFAULTS, *LISTS)
@@ -43,7 +44,6 @@ KEYS = (*DEFAULTS, *LISTS)
 # allowed when every keyword it lists is. Keywords the generator interprets in both modes are
 # left out: they are never reported as not enforced.
 WARNING_KINDS = tuple(NOTICE_KINDS.values())
-ALLOWABLE_KEYWORDS = KNOWN_NOT_INTERPRETED
 ALLOWABLE = frozenset(WARNING_KINDS + ALLOWABLE_KEYWORDS)
 
 
