@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import cast
 
 from generator import errors
 from generator.errors import Notice
 from generator.ir import NotEnforced
 from generator.load import Declaration
 from generator.patterns import translate
-from generator.schema_graph import DEFINITIONS, PatternCheck, SchemaGraph, analyse
+from generator.schema_graph import DEFINITIONS, SchemaGraph, analyse
 from generator.vocabulary import EXTENDED, SUBSET, Vocabulary
 
 
@@ -36,7 +35,7 @@ def check(declaration: Declaration, vocabulary: Vocabulary = SUBSET) -> tuple[Sc
         declaration.file,
         declaration.parameters,
         base=declaration.pointer,
-        pattern_check=cast(PatternCheck, translate),
+        pattern_check=translate,
         vocabulary=vocabulary,
     )
     not_enforced = tuple(NotEnforced(pointer, keywords) for pointer, keywords in graph.not_enforced)

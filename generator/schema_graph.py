@@ -33,19 +33,21 @@ import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import unquote
 
 from generator.errors import DeclarationError, Notice, pointer_join
 from generator.refusals import required_refusal, type_refusal
 from generator.vocabulary import EXTENDED, Vocabulary, is_number
 
+if TYPE_CHECKING:
+    from generator.patterns import PatternTranslation
+
 __all__ = [
     "Combinator",
     "Discriminator",
     "Group",
     "PatternCheck",
-    "PatternResult",
     "SchemaGraph",
     "analyse",
     "json_equal",
@@ -56,20 +58,8 @@ COMBINATORS = ("anyOf", "oneOf")  # in the order one schema's combinators are re
 DEFINITIONS = ("$defs", "definitions")
 OBJECT_KEYWORDS = ("properties", "required", "additionalProperties")
 
-class PatternResult(Protocol):
-    """What a pattern translator answers (generator/patterns.py's `translate`)."""
-
-    @property
-    def status(self) -> str: ...  # "enforced", "not_enforced" or "invalid"
-
-    @property
-    def reason(self) -> str: ...
-
-    @property
-    def nested_quantifier(self) -> object: ...  # truthy when a nested unbounded quantifier
-
-
-PatternCheck = Callable[[str], PatternResult]
+# What judges a pattern (generator/patterns.py's translate; a test's stand-in).
+PatternCheck = Callable[[str], "PatternTranslation"]
 
 
 @dataclass(frozen=True)
@@ -214,7 +204,7 @@ class _Analysis:
         self.base = base
         self.root = root
         self.pattern_check = pattern_check
-        self.patterns: dict[str, PatternResult] = {}
+        self.patterns: dict[str, PatternTranslation] = {}
         self.schemas: dict[str, Any] = {}
         self.refs: dict[str, str] = {}
         self.targets: list[tuple[str, Any]] = []  # (pointer, schema) of each local $ref's target, for walk
