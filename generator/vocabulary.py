@@ -116,9 +116,6 @@ class Keyword:
     def length_of(self) -> str:
         return LENGTH_OF.get(self.constrains, "")
 
-    def line(self, value: Any) -> str:
-        return self.text(value) if self.text is not None else ""
-
     def shown(self, value: Any) -> str:
         return self.label(value) if self.label is not None else self.name
 
