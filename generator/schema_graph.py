@@ -435,12 +435,10 @@ class _Analysis:
                 raise self.refuse(where, reason)
 
     def check_pattern(self, pointer: str, schema: dict[str, Any]) -> None:
-        if "pattern" not in schema or "pattern" not in self.reads:
+        if "pattern" not in schema or "pattern" not in self.reads or self.pattern_check is None:
             return
         pattern = schema["pattern"]  # a str: check_bounds refused anything else (the spec's refusal)
         where = pointer_join(pointer, "pattern")
-        if self.pattern_check is None:
-            return
         result = self.patterns.get(pattern)
         if result is None:
             result = self.patterns[pattern] = self.pattern_check(pattern)
