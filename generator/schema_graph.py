@@ -532,29 +532,30 @@ class _Analysis:
         if "allOf" in self.reads:
             links += _branches(pointer, schema, "allOf")
         parts = [self.groups[link] for link in links]
-        members: dict[str, None] = {pointer: None}
+        # The members: S, then its links' members; the rest is judged over them, in that order.
+        members = tuple(dict.fromkeys([pointer, *(m for part in parts for m in part.members)]))
         combinators: dict[tuple[str, str], Combinator] = {
             (pointer, k): self.combinator(pointer, k) for k in self.combinator_keywords if k in schema
         }
-        opened = {k for k in schema if k in self.vocabulary.opening}
-        opened |= {"$ref"} if pointer in self.nonlocal_refs else set()
-        declared = dict.fromkeys([*schema.get("properties", {}), *schema.get("required", [])])
-        for part in parts:
-            members.update(dict.fromkeys(part.members))
-            for c in part.combinators:
-                combinators.setdefault((c.schema, c.keyword), c)
-            opened.update(part.open_keywords)
-            declared.update(dict.fromkeys(part.declared))
+        for c in (c for part in parts for c in part.combinators):
+            combinators.setdefault((c.schema, c.keyword), c)
+        known = [self.schemas[m] for m in members]
+        declared = dict.fromkeys(n for s in known for n in [*s.get("properties", {}), *s.get("required", [])])
         return Group(
             schema=pointer,
-            members=tuple(members),
+            members=members,
             combinators=tuple(combinators.values()),
             canonical=self.canonical(pointer, schema),
-            object_like=object_like(schema) or any(part.object_like for part in parts),
-            open_keywords=tuple(sorted(opened)),
+            object_like=any(object_like(s) for s in known),
+            open_keywords=self.opened(members),
             declared=tuple(declared),
-            accepts=_accepts([self.schemas[m] for m in members]),
+            accepts=_accepts(known),
         )
+
+    def opened(self, pointers: tuple[str, ...]) -> tuple[str, ...]:
+        """The open keywords of these schemas, sorted (a non-local $ref opens as `$ref`)."""
+        found = {k for p in pointers for k in self.schemas[p] if k in self.vocabulary.opening}
+        return tuple(sorted(found | {"$ref" for p in pointers if p in self.nonlocal_refs}))
 
     def canonical(self, pointer: str, schema: dict[str, Any]) -> str:
         contributing = [k for k in schema if k in self.contributing]
@@ -623,14 +624,12 @@ class _Analysis:
             if not closure:
                 continue
             objectish = any(object_like(s) for s in closure)
-            opening = self.vocabulary.opening
-            by_ref = {"$ref"} if any(p in self.nonlocal_refs for p in pointers) else set()
-            opened = sorted({k for s in closure for k in s if k in opening} | by_ref)
+            opened = self.opened(pointers)
             if objectish and opened:
                 self.warn(
                     entry,
                     "keys_unchecked",
-                    tuple(opened),
+                    opened,
                     f"undeclared keys go unchecked because of {', '.join(opened)}",
                 )
             known = [self.schemas[m] for m in self.groups[entry].members]
