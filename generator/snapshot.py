@@ -28,7 +28,7 @@ from pathlib import Path
 from generator.errors import DeclarationError
 from generator.load import TOML_ERRORS, read_declarations, read_toml
 from generator.sources.tool import ImportedTool, ImportRefused
-from generator.write import atomic_write, file_diff, locked
+from generator.write import atomic_write, folder_diff, locked
 
 MANIFEST = "toolgen-import.toml"
 _SAFE = re.compile(r"[A-Za-z0-9_\-][A-Za-z0-9_.\-]{0,99}")
@@ -150,12 +150,8 @@ def _refuse_hand_written(
 
 def diff(plan: Snapshot) -> str:
     """A unified diff from the disk to the snapshot, per file (removed files as deletions)."""
-    chunks: list[str] = []
-    for name in sorted(plan.changed + plan.new + plan.removed):
-        path = plan.folder / name
-        old = None if name in plan.new else path.read_text("utf-8", errors="replace")
-        chunks += file_diff(path, old, plan.files.get(name))
-    return "".join(chunks)
+    names = sorted(plan.changed + plan.new + plan.removed)
+    return folder_diff(plan.folder, names, plan.files, lambda path: path.name not in plan.new)
 
 
 def check(folder: Path, tools: list[ImportedTool]) -> Snapshot:

@@ -21,7 +21,7 @@ import os
 import stat
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -233,25 +233,29 @@ def plan(out: Path, files: dict[str, str]) -> Plan:
 
 def diff(plan: Plan) -> str:
     """A unified diff from the disk to what would be generated (orphans shown as deletions)."""
+    return folder_diff(plan.out, plan.changed + plan.missing + plan.orphans, plan.files, _regular)
+
+
+def folder_diff(
+    folder: Path, names: Iterable[str], files: Mapping[str, str], on_disk: Callable[[Path], bool]
+) -> str:
+    """Each named file's unified diff from the disk (read where `on_disk` says so, else
+    /dev/null) to `files` (/dev/null for a name not in it). After git's `a/` and `b/` an
+    absolute path loses its leading slash, as in `git diff --no-index` (`a/tmp/x.py`, never
+    `a//tmp/x.py`)."""
     chunks: list[str] = []
-    for name in plan.changed + plan.missing + plan.orphans:
-        path = plan.out / name
-        old = path.read_text("utf-8", errors="replace") if _regular(path) else None
-        chunks += file_diff(path, old, plan.files.get(name))
+    for name in names:
+        path = folder / name
+        old = path.read_text("utf-8", errors="replace") if on_disk(path) else None
+        new = files.get(name)
+        shown = path.as_posix().lstrip("/")
+        chunks += difflib.unified_diff(
+            (old or "").splitlines(keepends=True),
+            (new or "").splitlines(keepends=True),
+            fromfile="/dev/null" if old is None else f"a/{shown}",
+            tofile="/dev/null" if new is None else f"b/{shown}",
+        )
     return "".join(chunks)
-
-
-def file_diff(path: Path, old: str | None, new: str | None) -> Iterator[str]:
-    """One file's unified diff (None: the file is absent, named /dev/null). After git's `a/`
-    and `b/` an absolute path loses its leading slash, as in `git diff --no-index`
-    (`a/tmp/x.py`, never `a//tmp/x.py`)."""
-    shown = path.as_posix().lstrip("/")
-    return difflib.unified_diff(
-        (old or "").splitlines(keepends=True),
-        (new or "").splitlines(keepends=True),
-        fromfile="/dev/null" if old is None else f"a/{shown}",
-        tofile="/dev/null" if new is None else f"b/{shown}",
-    )
 
 
 def atomic_write(path: Path, content: str | bytes) -> None:
