@@ -237,16 +237,15 @@ def diff(plan: Plan) -> str:
 
 
 def folder_diff(
-    folder: Path, names: Iterable[str], files: Mapping[str, str], on_disk: Callable[[Path], bool]
+    folder: Path, names: Iterable[str], files: Mapping[str, str], read: Callable[[Path], bool]
 ) -> str:
-    """Each named file's unified diff from the disk (read where `on_disk` says so, else
-    /dev/null) to `files` (/dev/null for a name not in it). After git's `a/` and `b/` an
-    absolute path loses its leading slash, as in `git diff --no-index` (`a/tmp/x.py`, never
-    `a//tmp/x.py`)."""
+    """Each named file's unified diff from the disk (where `read` says so, else /dev/null) to
+    `files` (else /dev/null). After git's `a/` and `b/` an absolute path loses its leading
+    slash, as in `git diff --no-index` (`a/tmp/x.py`, never `a//tmp/x.py`)."""
     chunks: list[str] = []
     for name in names:
         path = folder / name
-        old = path.read_text("utf-8", errors="replace") if on_disk(path) else None
+        old = path.read_text("utf-8", errors="replace") if read(path) else None
         new = files.get(name)
         shown = path.as_posix().lstrip("/")
         chunks += difflib.unified_diff(
