@@ -19,7 +19,7 @@ else:  # pragma: no cover - Python 3.10 has no tomllib
     import tomli as tomllib
 
 from generator.errors import DeclarationError, pointer_join
-from generator.shapes import name_pointer, tools_in
+from generator.shapes import tools_in
 
 # What reading a TOML file (read_toml) may raise: each caller refuses it in its own words.
 TOML_ERRORS = (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError)
@@ -44,7 +44,8 @@ class Declaration:
 
     @property
     def name_pointer(self) -> str:
-        return name_pointer(self.pointer)
+        """Where the tool's name is written: always a sibling of its parameters."""
+        return self.pointer.rsplit("/", 1)[0] + "/name"
 
 
 class _Pairs(dict[str, Any]):
