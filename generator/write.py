@@ -99,7 +99,7 @@ class Staging:
     def __init__(self, out: Path, write: bool, after_write: AfterWrite | None = None) -> None:
         self.out = out
         self.write = write
-        self.after_write = after_write
+        self.after_write = after_write or (lambda path: None)
         self._names: set[str] = set()
         self._texts: dict[str, str] = {}  # --check: the changed files' texts
         self._temps: dict[str, str] = {}  # generate: file name -> its temp file (a str: 20,000 of them)
@@ -183,12 +183,10 @@ class Staging:
             try:
                 for name in _write_order(todo):
                     os.replace(self._temps.pop(name), self.out / name)
-                    if self.after_write is not None:
-                        self.after_write(self.out / name)
+                    self.after_write(self.out / name)
                 for name in todo.orphans:
                     (self.out / name).unlink()
-                    if self.after_write is not None:
-                        self.after_write(self.out / name)
+                    self.after_write(self.out / name)
             except OSError as exc:
                 raise OutputError(f"{self.out}: cannot write: {exc.strerror or exc}") from exc
             return todo
