@@ -53,10 +53,6 @@ def _file_name(name: str, clashes: bool) -> str:
     return f"{readable}-{digest}.json"
 
 
-def render(tool: ImportedTool) -> str:
-    return json.dumps(tool.declaration(), indent=2, ensure_ascii=False) + "\n"
-
-
 def render_manifest(owners: dict[str, str]) -> str:
     lines = [_MANIFEST_HEADER, "[files]\n"]
     # json.dumps spells a TOML basic string (ASCII only: \\uXXXX escapes are valid in both).
@@ -103,7 +99,7 @@ def snapshot(folder: Path, tools: list[ImportedTool]) -> Snapshot:
     imported tool would take a hand-written file's name or tool name."""
     previous = read_manifest(folder)
     names = file_names(t.name for t in tools)
-    files = {names[t.name]: render(t) for t in tools}
+    files = {names[t.name]: json.dumps(t.declaration(), indent=2, ensure_ascii=False) + "\n" for t in tools}
     owners = {names[t.name]: t.source for t in tools}
     _refuse_hand_written(folder, tools, names, set(previous))
     files[MANIFEST] = render_manifest(owners)
