@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import cast
 
 from generator import errors
 from generator.errors import Notice
 from generator.ir import NotEnforced
 from generator.load import Declaration
 from generator.patterns import translate
-from generator.schema_graph import DEFINITIONS, PatternCheck, SchemaGraph, analyse
+from generator.schema_graph import DEFINITIONS, SchemaGraph, analyse
 from generator.vocabulary import EXTENDED, SUBSET, Vocabulary
 
 
@@ -30,28 +29,19 @@ class Checked:
     unchecked: tuple[str, ...]  # pointers of objects whose undeclared keys go unchecked
 
 
-_NOTICE_KINDS = {
-    "not_interpreted": errors.NOT_ENFORCED,
-    "keys_unchecked": errors.UNCHECKED_KEYS,
-    "accepts_only_empty": errors.ACCEPTS_ONLY_EMPTY,
-    "required_without_property": errors.REQUIRED_WITHOUT_SCHEMA,
-    "boolean_subschema": errors.BOOLEAN_SUBSCHEMA,
-}
-
-
 def check(declaration: Declaration, vocabulary: Vocabulary = SUBSET) -> tuple[SchemaGraph, Checked]:
     """Refuse per validation.md §7 and extended.md E8, or say what to warn about."""
     graph = analyse(
         declaration.file,
         declaration.parameters,
         base=declaration.pointer,
-        pattern_check=cast(PatternCheck, translate),
+        pattern_check=translate,
         vocabulary=vocabulary,
     )
     not_enforced = tuple(NotEnforced(pointer, keywords) for pointer, keywords in graph.not_enforced)
     # What is not enforced is one notice per tool; the rest as found.
     notices = [
-        Notice(w.file, w.pointer, _NOTICE_KINDS.get(w.kind, w.kind.replace("_", "-")), w.reason)
+        Notice(w.file, w.pointer, errors.NOTICE_KINDS[w.kind], w.reason)
         for w in graph.warnings
         if w.kind != "not_interpreted"
     ]

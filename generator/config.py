@@ -30,22 +30,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from generator.errors import NOTICE_KINDS
 from generator.load import TOML_ERRORS, project_root, read_toml
-from generator.vocabulary import KNOWN_NOT_INTERPRETED
+from generator.vocabulary import KNOWN_NOT_INTERPRETED as ALLOWABLE_KEYWORDS
+from generator.vocabulary import VOCABULARIES
 
-KEYWORD_MODES = ("subset", "extended")
+KEYWORD_MODES = tuple(VOCABULARIES)
 DEFAULTS: dict[str, str] = {"schemas": "tool_schemas", "out": "generated", "keywords": "subset"}
 LISTS = ("allow", "import", "import-stdio")  # keys whose value is a list of strings
 KEYS = (*DEFAULTS, *LISTS)
-# What `--allow` (and `allow = [...]`) names: a kind of warning (generator/errors.py and
-# extended mode's own), or a JSON Schema keyword that a "not enforced" warning may list; a
-# "not enforced" warning is allowed when every keyword it lists is. Keywords the generator
-# interprets in both modes are left out: they are never reported as not enforced.
-WARNING_KINDS = (
-    "not-enforced", "unchecked-keys", "accepts-only-empty", "required-without-schema",
-    "boolean-subschema", "one-of", "nested-quantifier", "unsatisfiable",
-)  # fmt: skip
-ALLOWABLE_KEYWORDS = KNOWN_NOT_INTERPRETED
+# What `--allow` (and `allow = [...]`) names: a kind of warning (generator/errors.py), or a
+# JSON Schema keyword that a "not enforced" warning may list; a "not enforced" warning is
+# allowed when every keyword it lists is. Keywords the generator interprets in both modes are
+# left out: they are never reported as not enforced.
+WARNING_KINDS = tuple(NOTICE_KINDS.values())
 ALLOWABLE = frozenset(WARNING_KINDS + ALLOWABLE_KEYWORDS)
 
 

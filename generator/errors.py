@@ -48,12 +48,19 @@ class Refusals(DeclarationError):
         return self._all
 
 
-# The kinds of Notice (spec section 7, "Warn").
-NOT_ENFORCED = "not-enforced"
-BOOLEAN_SUBSCHEMA = "boolean-subschema"
-REQUIRED_WITHOUT_SCHEMA = "required-without-schema"
-UNCHECKED_KEYS = "unchecked-keys"
-ACCEPTS_ONLY_EMPTY = "accepts-only-empty"
+# The kinds of Notice (spec section 7, "Warn"), by the kind of the schema graph's warning
+# (generator/schema_graph.py) it reports: what `--allow` names, in this order.
+NOTICE_KINDS = {
+    "not_interpreted": "not-enforced",  # keywords not enforced (E2's list, a non-local $ref, ...)
+    "keys_unchecked": "unchecked-keys",  # undeclared keys unchecked because of an open keyword
+    "accepts_only_empty": "accepts-only-empty",  # an object-like value with nothing declared
+    "required_without_property": "required-without-schema",
+    "boolean_subschema": "boolean-subschema",
+    "one_of": "one-of",  # oneOf's exactly-one rule is not enforced
+    "nested_quantifier": "nested-quantifier",  # an enforced pattern whose matching time can explode
+    "unsatisfiable": "unsatisfiable",  # bounds no value of their type can meet
+}
+NOT_ENFORCED = NOTICE_KINDS["not_interpreted"]
 
 
 @dataclass(frozen=True)
@@ -62,7 +69,7 @@ class Notice:
 
     file: str
     pointer: str
-    kind: str  # one of the kinds above
+    kind: str  # one of NOTICE_KINDS' values (its keys in the schema graph's own warnings)
     reason: str
     # For a not-enforced notice, every keyword it lists: `--allow` judges a notice by them.
     keywords: tuple[str, ...] = ()

@@ -123,11 +123,9 @@ class Formatter:
         return format_source(name, source)
 
     def _stop(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
-        self._serial = True
-        self._queue = deque((name, source, None) for name, source, _ in self._queue)
+        waiting: deque[tuple[str, str, Future[str] | None]] = deque((n, s, None) for n, s, _ in self._queue)
+        self.close()
+        self._serial, self._queue = True, waiting
 
     def ready(self) -> Iterator[str]:
         """The results that can be taken now, in submission order: with a pool, those done

@@ -37,7 +37,7 @@ class Bound:
     @property
     def text(self) -> str:
         """The line after "is invalid: " when the value breaks it."""
-        return self.spec.line(self.value)
+        return self.spec.text(self.value) if self.spec.text is not None else ""
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ import functools
 import hashlib
 import json
 import math
+import stat
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ else:  # pragma: no cover - Python 3.10 has no tomllib
     import tomli as tomllib
 
 from generator.errors import DeclarationError, pointer_join
-from generator.shapes import name_pointer, tools_in
+from generator.shapes import tools_in
 
 # What reading a TOML file (read_toml) may raise: each caller refuses it in its own words.
 TOML_ERRORS = (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError)
@@ -43,7 +44,8 @@ class Declaration:
 
     @property
     def name_pointer(self) -> str:
-        return name_pointer(self.pointer)
+        """Where the tool's name is written: always a sibling of its parameters."""
+        return self.pointer.rsplit("/", 1)[0] + "/name"
 
 
 class _Pairs(dict[str, Any]):
@@ -132,26 +134,22 @@ def project_root(cwd: Path) -> Path:
     nearest: Path | None = None
     for folder in (cwd, *cwd.parents):
         candidate = folder / "pyproject.toml"
-        if not candidate.is_file():
+        try:
+            status = candidate.stat()
+        except OSError:
             continue
-        if _declares_toolgen(candidate):
+        if not stat.S_ISREG(status.st_mode):
+            continue
+        if _has_table(str(candidate), status.st_mtime_ns, status.st_size):
             return folder
         nearest = nearest or folder
     return nearest or cwd
 
 
-def _declares_toolgen(pyproject: Path) -> bool:
-    """Whether the file has a [tool.toolgen] table; a file that cannot be read says yes, so
-    the commands stop there and refuse it with its name (generator/config.py)."""
-    try:
-        stat = pyproject.stat()
-    except OSError:
-        return False
-    return _has_table(str(pyproject), stat.st_mtime_ns, stat.st_size)
-
-
 @functools.lru_cache(maxsize=64)
 def _has_table(path: str, _mtime_ns: int, _size: int) -> bool:
+    """Whether the file has a [tool.toolgen] table; a file that cannot be read says yes, so
+    the commands stop there and refuse it with its name (generator/config.py)."""
     # Keyed on the file's stat: display_name asks once per declaration file.
     try:
         data = read_toml(Path(path))

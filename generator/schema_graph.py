@@ -30,24 +30,25 @@ Readings of the spec (see also docs/extended.md):
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import unquote
 
-from generator.errors import DeclarationError, pointer_join
+from generator.errors import DeclarationError, Notice, pointer_join
 from generator.refusals import required_refusal, type_refusal
 from generator.vocabulary import EXTENDED, Vocabulary, is_number
+
+if TYPE_CHECKING:
+    from generator.patterns import PatternTranslation
 
 __all__ = [
     "Combinator",
     "Discriminator",
     "Group",
     "PatternCheck",
-    "PatternResult",
     "SchemaGraph",
-    "SchemaWarning",
     "analyse",
     "json_equal",
     "json_type",
@@ -57,46 +58,8 @@ COMBINATORS = ("anyOf", "oneOf")  # in the order one schema's combinators are re
 DEFINITIONS = ("$defs", "definitions")
 OBJECT_KEYWORDS = ("properties", "required", "additionalProperties")
 
-WarningKind = Literal[
-    "not_interpreted",  # keywords not enforced (E2's list, a non-local $ref, tuple items, ...)
-    "one_of",  # oneOf's exactly-one rule is not enforced
-    "nested_quantifier",  # an enforced pattern whose matching time can explode
-    "unsatisfiable",  # bounds no value of their type can meet
-    "keys_unchecked",  # undeclared keys unchecked because of an open keyword
-    "accepts_only_empty",  # an object-like value with nothing declared
-    "required_without_property",
-    "boolean_subschema",
-]
-
-
-class PatternResult(Protocol):
-    """What a pattern translator answers (generator/patterns.py's `translate`)."""
-
-    @property
-    def status(self) -> str: ...  # "enforced", "not_enforced" or "invalid"
-
-    @property
-    def reason(self) -> str: ...
-
-    @property
-    def nested_quantifier(self) -> object: ...  # truthy when a nested unbounded quantifier
-
-
-PatternCheck = Callable[[str], PatternResult]
-
-
-@dataclass(frozen=True)
-class SchemaWarning:
-    """Something legal but worth a reviewer's eye (E8); an error only under --strict."""
-
-    file: str
-    pointer: str  # inside the file, like DeclarationError.pointer
-    kind: WarningKind
-    keywords: tuple[str, ...]  # the keywords the warning is about, when it is about some
-    reason: str
-
-    def __str__(self) -> str:
-        return f"warning: {self.file}: {self.pointer or '/'}: {self.reason}"
+# What judges a pattern (generator/patterns.py's translate; a test's stand-in).
+PatternCheck = Callable[[str], "PatternTranslation"]
 
 
 @dataclass(frozen=True)
@@ -155,7 +118,7 @@ class SchemaGraph:
     # Canonical groups on a cycle of descents (a tree, a linked list): each needs its own
     # function pair; every other group may be inlined where it is reached.
     recursive: frozenset[str]
-    warnings: tuple[SchemaWarning, ...]
+    warnings: tuple[Notice, ...]  # kinds: the keys of errors.NOTICE_KINDS (check.py maps them)
     vocabulary: Vocabulary = EXTENDED  # what was interpreted
 
     @property
@@ -164,21 +127,20 @@ class SchemaGraph:
         return tuple((w.pointer, w.keywords) for w in self.warnings if w.kind == "not_interpreted")
 
 
+# In this order: a bool is also an int.
+_JSON_TYPES = (
+    (type(None), "null"),
+    (bool, "boolean"),
+    ((int, float), "number"),
+    (str, "string"),
+    (dict, "object"),
+    (list, "array"),
+)
+
+
 def json_type(value: Any) -> str:
     """The JSON type name of a decoded JSON value (validation.md §3)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, dict):
-        return "object"
-    if isinstance(value, list):
-        return "array"
-    return type(value).__name__
+    return next((name for kind, name in _JSON_TYPES if isinstance(value, kind)), type(value).__name__)
 
 
 def json_equal(a: Any, b: Any) -> bool:
@@ -202,9 +164,8 @@ def declared_types(schema: dict[str, Any]) -> list[str] | None:
 
 
 def object_like(schema: dict[str, Any]) -> bool:
-    declared = schema.get("type")
-    names = [declared] if isinstance(declared, str) else declared
-    return any(k in schema for k in OBJECT_KEYWORDS) or (isinstance(names, list) and "object" in names)
+    """Of an accepted schema (or the root, whose `type` can only be "object")."""
+    return any(k in schema for k in OBJECT_KEYWORDS) or "object" in (declared_types(schema) or ())
 
 
 def is_local(ref: Any) -> bool:
@@ -243,17 +204,16 @@ class _Analysis:
         self.base = base
         self.root = root
         self.pattern_check = pattern_check
-        self.patterns: dict[str, PatternResult] = {}
+        self.patterns: dict[str, PatternTranslation] = {}
         self.schemas: dict[str, Any] = {}
         self.refs: dict[str, str] = {}
+        self.targets: list[tuple[str, Any]] = []  # (pointer, schema) of each local $ref's target, for walk
         self.nonlocal_refs: set[str] = set()
-        self.entries: list[str] = [""]
+        # Per object schema, in walk order: its descents (properties, additionalProperties, items).
+        self.descents: dict[str, list[str]] = {}
         self.definitions: list[str] = []
-        self.warnings: list[SchemaWarning] = []
+        self.warnings: list[Notice] = []
         self.groups: dict[str, Group] = {}
-        self.combinators: dict[tuple[str, str], Combinator] = {}
-        # Per schema: (the first type of its group, the first const / enum's types), for accepts.
-        self.firsts: dict[str, tuple[tuple[str, ...] | None, tuple[str, ...] | None]] = {}
 
     # ---------- reporting ----------
 
@@ -264,8 +224,8 @@ class _Analysis:
         if found is not None:
             raise self.refuse(*found)
 
-    def warn(self, pointer: str, kind: WarningKind, keywords: tuple[str, ...], reason: str) -> None:
-        self.warnings.append(SchemaWarning(self.file, self.base + pointer, kind, keywords, reason))
+    def warn(self, pointer: str, kind: str, keywords: tuple[str, ...], reason: str) -> None:
+        self.warnings.append(Notice(self.file, self.base + pointer, kind, reason, keywords))
 
     # ---------- the whole analysis ----------
 
@@ -310,14 +270,8 @@ class _Analysis:
         """Check every interpreted schema, preorder in document order; then the targets of
         local references that lie where nothing else is interpreted."""
         stack: list[tuple[str, Any]] = [("", self.root)]
-        deferred: list[str] = []
-        while stack or deferred:
-            if not stack:
-                target = deferred.pop(0)
-                if target not in self.schemas:
-                    stack.append((target, self.lookup(target)))
-                continue
-            pointer, schema = stack.pop()
+        while stack or self.targets:
+            pointer, schema = stack.pop() if stack else self.targets.pop(0)
             if pointer in self.schemas:
                 continue
             self.schemas[pointer] = schema
@@ -332,14 +286,6 @@ class _Analysis:
                 continue
             children = self.check(pointer, schema)
             stack.extend(reversed(children))
-            if pointer in self.refs:
-                deferred.append(self.refs[pointer])
-
-    def lookup(self, pointer: str) -> Any:
-        value: Any = self.root
-        for token in tokens(pointer):
-            value = value[int(token)] if isinstance(value, list) else value[token]
-        return value
 
     # ---------- one schema's keywords ----------
 
@@ -356,9 +302,7 @@ class _Analysis:
             raise self.refuse(pointer_join(pointer, "enum"), "expected a non-empty list")
         self.raise_found(required_refusal(schema, pointer))
         if "properties" in schema:
-            found = self.named_schemas(pointer, schema, "properties", "property names")
-            children += found
-            self.entries += [at for at, _ in found]
+            children += self.named_schemas(pointer, schema, "properties", "property names")
         if "additionalProperties" in schema:
             extra = schema["additionalProperties"]
             at = pointer_join(pointer, "additionalProperties")
@@ -366,7 +310,6 @@ class _Analysis:
                 raise self.refuse(at, "expected a boolean or a schema")
             if isinstance(extra, dict):
                 children.append((at, extra))
-                self.entries.append(at)
         if "items" in schema:
             items = schema["items"]
             at = pointer_join(pointer, "items")
@@ -374,9 +317,9 @@ class _Analysis:
                 self.warn(at, "not_interpreted", ("items (tuple form)",), "not enforced: items (tuple form)")
             elif isinstance(items, (dict, bool)):
                 children.append((at, items))
-                self.entries.append(at)
             else:
                 raise self.refuse(at, "expected a schema (an object or a boolean) or a list of schemas")
+        self.descents[pointer] = [at for at, _ in children]
         self.check_ref(pointer, schema)
         for keyword in self.in_place_keywords:
             if keyword in schema:
@@ -405,11 +348,7 @@ class _Analysis:
         where = pointer_join(pointer, keyword)
         if not isinstance(schema[keyword], dict):
             raise self.refuse(where, f"expected an object mapping {what} to schemas")
-        found = [(pointer_join(where, name), sub) for name, sub in schema[keyword].items()]
-        for at, sub in found:
-            if not isinstance(sub, (dict, bool)):
-                raise self.refuse(at, _NOT_A_SCHEMA)
-        return found
+        return self.subschemas(where, schema[keyword].items())
 
     def check_ref(self, pointer: str, schema: dict[str, Any]) -> None:
         if "$ref" not in schema or "$ref" not in self.reads:
@@ -430,13 +369,14 @@ class _Analysis:
         self.refs[pointer] = self.resolve(ref, where)
 
     def resolve(self, ref: str, where: str) -> str:
-        """The canonical pointer of a local reference's target; refuses a missing target."""
+        """The canonical pointer of a local reference's target (queued for walk); refuses a
+        missing target."""
         shown = json.dumps(ref, ensure_ascii=False)
         try:
             decoded = unquote(ref[1:], errors="strict")
         except UnicodeDecodeError:
             raise self.refuse(where, f"{shown} is not a valid JSON pointer (bad percent-encoding)") from None
-        raws = decoded.split("/")[1:] if decoded else []
+        raws = decoded.split("/")[1:]
         if any(raw[i + 1 : i + 2] not in ("0", "1") for raw in raws for i, c in enumerate(raw) if c == "~"):
             raise self.refuse(where, f"{shown} is not a valid JSON pointer (~ must be ~0 or ~1)")
         value: Any = self.root
@@ -444,12 +384,11 @@ class _Analysis:
         for token in tokens(decoded):
             if isinstance(value, dict) and token in value:
                 value = value[token]
-                target = pointer_join(target, token)
             elif isinstance(value, list) and _is_index(token) and int(token) < len(value):
-                value = value[int(token)]
-                target = pointer_join(target, int(token))
+                value = value[int(token)]  # (an index as _is_index spells it: its own token)
             else:
                 raise self.refuse(where, f"{shown} refers to nothing in parameters")
+            target = pointer_join(target, token)
         if not isinstance(value, (dict, bool)):
             found = (
                 "an array"
@@ -457,6 +396,7 @@ class _Analysis:
                 else f"{json_type(value)} {json.dumps(value, ensure_ascii=False, separators=(', ', ': '))}"
             )
             raise self.refuse(where, f"{shown} refers to {found}, not a schema")
+        self.targets.append((target, value))
         return target
 
     def branches(self, pointer: str, schema: dict[str, Any], keyword: str) -> list[tuple[str, Any]]:
@@ -464,12 +404,14 @@ class _Analysis:
         branches = schema[keyword]
         if not isinstance(branches, list) or not branches:
             raise self.refuse(where, "expected a non-empty list of schemas")
-        found: list[tuple[str, Any]] = []
-        for i, branch in enumerate(branches):
-            at = pointer_join(where, i)
-            if not isinstance(branch, (dict, bool)):
+        return self.subschemas(where, enumerate(branches))
+
+    def subschemas(self, where: str, members: Iterable[tuple[str | int, Any]]) -> list[tuple[str, Any]]:
+        """(pointer, subschema) of each member of a keyword's value; refuses one not a schema."""
+        found = [(pointer_join(where, key), sub) for key, sub in members]
+        for at, sub in found:
+            if not isinstance(sub, (dict, bool)):
                 raise self.refuse(at, _NOT_A_SCHEMA)
-            found.append((at, branch))
         return found
 
     def check_bounds(self, pointer: str, schema: dict[str, Any]) -> None:
@@ -493,12 +435,10 @@ class _Analysis:
                 raise self.refuse(where, reason)
 
     def check_pattern(self, pointer: str, schema: dict[str, Any]) -> None:
-        if "pattern" not in schema or "pattern" not in self.reads:
+        if "pattern" not in schema or "pattern" not in self.reads or self.pattern_check is None:
             return
         pattern = schema["pattern"]  # a str: check_bounds refused anything else (the spec's refusal)
         where = pointer_join(pointer, "pattern")
-        if self.pattern_check is None:
-            return
         result = self.patterns.get(pattern)
         if result is None:
             result = self.patterns[pattern] = self.pattern_check(pattern)
@@ -507,12 +447,11 @@ class _Analysis:
         if result.status == "not_enforced":
             self.warn(where, "not_interpreted", ("pattern",), f"not enforced: pattern ({result.reason})")
         elif result.nested_quantifier:
-            detail = f" {result.nested_quantifier}" if isinstance(result.nested_quantifier, str) else ""
             self.warn(
                 where,
                 "nested_quantifier",
                 ("pattern",),
-                f"pattern has a nested unbounded quantifier{detail}: its matching time can grow "
+                "pattern has a nested unbounded quantifier: its matching time can grow "
                 "exponentially with a hostile string (still enforced)",
             )
 
@@ -522,9 +461,9 @@ class _Analysis:
         kinds = dict.fromkeys(k.constrains for k in self.vocabulary.bounds if k.compare)
         for kind in kinds:
             best: dict[bool, tuple[str, Any, bool]] = {}  # lower? -> (keyword, K, strict)
-            for spec in self.vocabulary.bounds_of(kind):
+            for spec in self.vocabulary.bounds:
                 value = schema.get(spec.name)
-                if not spec.compare or not is_number(value):
+                if spec.constrains != kind or not spec.compare or not is_number(value):
                     continue
                 strict = spec.compare in (">", "<")
                 found = best.get(spec.lower)
@@ -585,52 +524,38 @@ class _Analysis:
                     todo.append(iter(self.in_place(target)))
 
     def group(self, pointer: str) -> Group:
-        """G(pointer), from its links' groups (already built): linear in what it adds."""
+        """G(pointer), from its links' groups (already built)."""
         schema = self.schemas[pointer]
         if isinstance(schema, bool):
-            self.firsts[pointer] = (None, None)
             return Group(pointer, (), (), pointer, False, (), (), None)
         links = [self.refs[pointer]] if pointer in self.refs else []
         if "allOf" in self.reads:
             links += _branches(pointer, schema, "allOf")
         parts = [self.groups[link] for link in links]
-        members: dict[str, None] = {pointer: None}
+        # The members: S, then its links' members; the rest is judged over them, in that order.
+        members = tuple(dict.fromkeys([pointer, *(m for part in parts for m in part.members)]))
         combinators: dict[tuple[str, str], Combinator] = {
             (pointer, k): self.combinator(pointer, k) for k in self.combinator_keywords if k in schema
         }
-        opened = {k for k in schema if k in self.vocabulary.opening}
-        opened |= {"$ref"} if pointer in self.nonlocal_refs else set()
-        declared = dict.fromkeys([*schema.get("properties", {}), *schema.get("required", [])])
-        for part in parts:
-            members.update(dict.fromkeys(part.members))
-            combinators.update(
-                {
-                    (c.schema, c.keyword): c
-                    for c in part.combinators
-                    if (c.schema, c.keyword) not in combinators
-                }
-            )
-            opened.update(part.open_keywords)
-            declared.update(dict.fromkeys(part.declared))
-        # E5 rule 3: the first member declaring a type, else the first const / enum.
-        own = _accepts([schema])
-        first_type = own if "type" in schema else None
-        first_values = own if "type" not in schema else None
-        for link in links:
-            linked_type, linked_values = self.firsts[link]
-            first_type = first_type if first_type is not None else linked_type
-            first_values = first_values if first_values is not None else linked_values
-        self.firsts[pointer] = (first_type, first_values)
+        for c in (c for part in parts for c in part.combinators):
+            combinators.setdefault((c.schema, c.keyword), c)
+        known = [self.schemas[m] for m in members]
+        declared = dict.fromkeys(n for s in known for n in [*s.get("properties", {}), *s.get("required", [])])
         return Group(
             schema=pointer,
-            members=tuple(members),
+            members=members,
             combinators=tuple(combinators.values()),
             canonical=self.canonical(pointer, schema),
-            object_like=object_like(schema) or any(part.object_like for part in parts),
-            open_keywords=tuple(sorted(opened)),
+            object_like=any(object_like(s) for s in known),
+            open_keywords=self.opened(members),
             declared=tuple(declared),
-            accepts=first_type if first_type is not None else first_values,
+            accepts=_accepts(known),
         )
+
+    def opened(self, pointers: tuple[str, ...]) -> tuple[str, ...]:
+        """The open keywords of these schemas, sorted (a non-local $ref opens as `$ref`)."""
+        found = {k for p in pointers for k in self.schemas[p] if k in self.vocabulary.opening}
+        return tuple(sorted(found | {"$ref" for p in pointers if p in self.nonlocal_refs}))
 
     def canonical(self, pointer: str, schema: dict[str, Any]) -> str:
         contributing = [k for k in schema if k in self.contributing]
@@ -641,18 +566,15 @@ class _Analysis:
         return pointer
 
     def combinator(self, pointer: str, keyword: str) -> Combinator:
-        key = (pointer, keyword)
-        if key not in self.combinators:
-            branches = tuple(self.groups[b] for b in _branches(pointer, self.schemas[pointer], keyword))
-            declared: dict[str, None] = {}
-            for branch in branches:
-                declared.update(dict.fromkeys(branch.declared))
-                for inner in branch.combinators:
-                    declared.update(dict.fromkeys(inner.declared))
-            kind: Literal["anyOf", "oneOf"] = "anyOf" if keyword == "anyOf" else "oneOf"
-            found = Combinator(kind, pointer, branches, self.discriminator(branches), tuple(declared))
-            self.combinators[key] = found
-        return self.combinators[key]
+        """The combinator `keyword` of `pointer` (built once: with its schema's group)."""
+        branches = tuple(self.groups[b] for b in _branches(pointer, self.schemas[pointer], keyword))
+        declared: dict[str, None] = {}
+        for branch in branches:
+            declared.update(dict.fromkeys(branch.declared))
+            for inner in branch.combinators:
+                declared.update(dict.fromkeys(inner.declared))
+        kind: Literal["anyOf", "oneOf"] = "anyOf" if keyword == "anyOf" else "oneOf"
+        return Combinator(kind, pointer, branches, self.discriminator(branches), tuple(declared))
 
     def discriminator(self, branches: tuple[Group, ...]) -> Discriminator | None:
         if not all(b.object_like for b in branches):
@@ -693,7 +615,8 @@ class _Analysis:
     def value_warnings(self) -> None:
         """Warnings judged on everything that can be applied in place to one value."""
         targets = set(self.refs.values())
-        entries = dict.fromkeys(self.entries + [d for d in self.definitions if d not in targets])
+        descents = [at for found in self.descents.values() for at in found]
+        entries = dict.fromkeys(["", *descents, *(d for d in self.definitions if d not in targets)])
         reported: set[tuple[str, str]] = set()
         for entry in entries:
             pointers = _closure(self.groups[entry])
@@ -701,14 +624,12 @@ class _Analysis:
             if not closure:
                 continue
             objectish = any(object_like(s) for s in closure)
-            opening = self.vocabulary.opening
-            by_ref = {"$ref"} if any(p in self.nonlocal_refs for p in pointers) else set()
-            opened = sorted({k for s in closure for k in s if k in opening} | by_ref)
+            opened = self.opened(pointers)
             if objectish and opened:
                 self.warn(
                     entry,
                     "keys_unchecked",
-                    tuple(opened),
+                    opened,
                     f"undeclared keys go unchecked because of {', '.join(opened)}",
                 )
             known = [self.schemas[m] for m in self.groups[entry].members]
@@ -746,17 +667,7 @@ class _Analysis:
             current = todo.pop()
             if current in below:
                 continue
-            found: list[str] = []
-            for member in _closure(self.groups[current]):
-                schema = self.schemas[member]
-                found += [
-                    pointer_join(pointer_join(member, "properties"), name)
-                    for name in schema.get("properties", {})
-                ]
-                if isinstance(schema.get("additionalProperties"), dict):
-                    found.append(pointer_join(member, "additionalProperties"))
-                if isinstance(schema.get("items"), (dict, bool)):
-                    found.append(pointer_join(member, "items"))
+            found = [at for member in _closure(self.groups[current]) for at in self.descents[member]]
             below[current] = [self.groups[at].canonical for at in found]
             todo.extend(reversed(below[current]))
         return _on_cycles(below)
@@ -805,6 +716,7 @@ def _on_cycles(edges: dict[str, list[str]]) -> frozenset[str]:
 
 
 def _accepts(members: list[dict[str, Any]]) -> tuple[str, ...] | None:
+    """E5 rule 3's Ti: the types of the first member declaring `type`, else the first const / enum's."""
     for schema in members:
         if "type" in schema:
             return tuple(declared_types(schema) or ())

@@ -109,8 +109,3 @@ def _tool(holder: dict[str, Any], file: str, where: str, key: str, raw: Any, for
         raise DeclarationError(file, pointer_join(where, "name"), "the tool name is missing or empty")
     parameters = holder.get(key, NO_PARAMETERS)
     return FoundTool(name, parameters, pointer_join(where, key), raw, form)
-
-
-def name_pointer(parameters_pointer: str) -> str:
-    """Where the tool's name is written, given where its parameters are (always a sibling)."""
-    return parameters_pointer.rsplit("/", 1)[0] + "/name"

@@ -28,7 +28,7 @@ from pathlib import Path
 from generator.errors import DeclarationError
 from generator.load import TOML_ERRORS, read_declarations, read_toml
 from generator.sources.tool import ImportedTool, ImportRefused
-from generator.write import atomic_write, file_diff, locked
+from generator.write import atomic_write, folder_diff, locked
 
 MANIFEST = "toolgen-import.toml"
 _SAFE = re.compile(r"[A-Za-z0-9_\-][A-Za-z0-9_.\-]{0,99}")
@@ -51,10 +51,6 @@ def _file_name(name: str, clashes: bool) -> str:
     readable = re.sub(r"[^A-Za-z0-9_\-]", "_", name)[:64]
     digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
     return f"{readable}-{digest}.json"
-
-
-def render(tool: ImportedTool) -> str:
-    return json.dumps(tool.declaration(), indent=2, ensure_ascii=False) + "\n"
 
 
 def render_manifest(owners: dict[str, str]) -> str:
@@ -103,7 +99,7 @@ def snapshot(folder: Path, tools: list[ImportedTool]) -> Snapshot:
     imported tool would take a hand-written file's name or tool name."""
     previous = read_manifest(folder)
     names = file_names(t.name for t in tools)
-    files = {names[t.name]: render(t) for t in tools}
+    files = {names[t.name]: json.dumps(t.declaration(), indent=2, ensure_ascii=False) + "\n" for t in tools}
     owners = {names[t.name]: t.source for t in tools}
     _refuse_hand_written(folder, tools, names, set(previous))
     files[MANIFEST] = render_manifest(owners)
@@ -150,12 +146,8 @@ def _refuse_hand_written(
 
 def diff(plan: Snapshot) -> str:
     """A unified diff from the disk to the snapshot, per file (removed files as deletions)."""
-    chunks: list[str] = []
-    for name in sorted(plan.changed + plan.new + plan.removed):
-        path = plan.folder / name
-        old = None if name in plan.new else path.read_text("utf-8", errors="replace")
-        chunks += file_diff(path, old, plan.files.get(name))
-    return "".join(chunks)
+    names = sorted(plan.changed + plan.new + plan.removed)
+    return folder_diff(plan.folder, names, plan.files, lambda path: path.name not in plan.new)
 
 
 def check(folder: Path, tools: list[ImportedTool]) -> Snapshot:

@@ -92,12 +92,6 @@ def identity(status: os.stat_result) -> Identity | None:
         return None
 
 
-def record_path(out: Path) -> Path:
-    """Where the record of the package `out` lives: beside it, never inside it."""
-    resolved = out.resolve()
-    return resolved.parent / CACHE / f"{resolved.name}.record"
-
-
 class Record:
     """The record of one package folder, as read at the start of a run and kept by it.
 
@@ -107,9 +101,10 @@ class Record:
     """
 
     def __init__(self, out: Path, generator: str, command: str, started_ns: int | None = None) -> None:
-        self.path = record_path(out)
+        package = out.resolve()
+        self.path = package.parent / CACHE / f"{package.name}.record"  # beside the package, never in it
         self.command = command
-        self._key = (FORMAT, generator, str(out.resolve()), command)
+        self._key = (FORMAT, generator, str(package), command)
         self.cutoff = (time.time_ns() if started_ns is None else started_ns) - MARGIN_NS
         self._old: tuple[dict[str, Any], dict[str, Any]] = ({}, {})  # declaration files, package files
         self._new: tuple[dict[str, Any], dict[str, Any]] = ({}, {})  # the record this run writes
@@ -164,7 +159,7 @@ class Record:
                 if type(tool[2]) is not int or type(tool[4]) is not tuple:
                     return None
                 for note in tool[4]:
-                    if len(note) != 4 or not all(map(_is, note, _NOTE)):
+                    if len(note) != 4 or not all(map(isinstance, note, _NOTE)):
                         return None
         except (TypeError, ValueError):
             return None
@@ -236,10 +231,6 @@ class Record:
                 os.write(fd, payload)
             finally:
                 os.close(fd)
-
-
-def _is(value: Any, kind: Any) -> bool:
-    return isinstance(value, kind)
 
 
 def _same(old: Any, new: Any) -> bool:

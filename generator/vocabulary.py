@@ -34,11 +34,6 @@ def is_number(value: Any) -> bool:
     return not isinstance(value, float) or math.isfinite(value)
 
 
-def is_count(value: Any) -> bool:
-    """A non-negative integer (`2.0` counts)."""
-    return is_number(value) and value >= 0 and (isinstance(value, int) or float(value).is_integer())
-
-
 def _number_refusal(value: Any) -> str | None:
     return None if is_number(value) else "expected a number" + (", not a boolean" * isinstance(value, bool))
 
@@ -49,7 +44,9 @@ def _multiple_refusal(value: Any) -> str | None:
 
 
 def _count_refusal(value: Any) -> str | None:
-    return None if is_count(value) else "expected a non-negative integer"
+    # A non-negative integer (`2.0` counts).
+    counts = is_number(value) and value >= 0 and (isinstance(value, int) or float(value).is_integer())
+    return None if counts else "expected a non-negative integer"
 
 
 def _boolean_refusal(value: Any) -> str | None:
@@ -119,9 +116,6 @@ class Keyword:
     def length_of(self) -> str:
         return LENGTH_OF.get(self.constrains, "")
 
-    def line(self, value: Any) -> str:
-        return self.text(value) if self.text is not None else ""
-
     def shown(self, value: Any) -> str:
         return self.label(value) if self.label is not None else self.name
 
@@ -167,9 +161,6 @@ class Vocabulary:
         text = f"Enforced ({self.rules}): {', '.join(self.listed)}."
         return textwrap.fill(text, width=92, break_on_hyphens=False, break_long_words=False)
 
-    def bounds_of(self, json_type: str) -> tuple[Keyword, ...]:
-        return tuple(k for k in self.bounds if k.constrains == json_type)
-
     def extend(
         self,
         name: str,
@@ -177,7 +168,6 @@ class Vocabulary:
         *,
         after: str = "",
         annotations: Iterable[str] = (),
-        opening: Iterable[str] = (),
         closing: Iterable[str] = (),
         rules: str = "",
         message: str = "",
@@ -186,38 +176,27 @@ class Vocabulary:
         reasons: Iterable[tuple[frozenset[str], str]] | None = None,
         other_reason: str = "",
     ) -> Vocabulary:
-        """This vocabulary plus `keywords` (placed after the keyword `after`, else at the end),
-        more annotations, more opening keywords, and `closing` no longer opening an object;
-        `reasons` replace the explanations of what is not interpreted."""
+        """This vocabulary plus `keywords` (placed after the keyword `after`, else at the end;
+        so in `listed`, the docstring's list), more annotations, and `closing` no longer opening
+        an object; `reasons` replace the explanations of what is not interpreted."""
         added = tuple(keywords)
-        if after:
-            at = next(i for i, k in enumerate(self.keywords) if k.name == after) + 1
-            merged = self.keywords[:at] + added + self.keywords[at:]
-        else:
-            merged = self.keywords + added
+        names = [k.name for k in self.keywords]
+        at = names.index(after) + 1 if after else len(names)
         shown = tuple(listed) or tuple(k.name for k in added)
-        if after and after in self.listed:
-            at = self.listed.index(after) + 1
-            all_listed = self.listed[:at] + shown + self.listed[at:]
-        else:
-            all_listed = self.listed + shown
+        place = self.listed.index(after) + 1 if after in self.listed else len(self.listed)
         return replace(
             self,
             name=name,
-            keywords=merged,
+            keywords=self.keywords[:at] + added + self.keywords[at:],
             annotations=self.annotations | frozenset(annotations),
-            opening=(self.opening - frozenset(closing)) | frozenset(opening),
+            opening=self.opening - frozenset(closing),
             rules=rules or self.rules,
             message=message or self.message,
-            listed=all_listed,
+            listed=self.listed[:place] + shown + self.listed[place:],
             strict_keys=self.strict_keys if strict_keys is None else strict_keys,
             reasons=self.reasons if reasons is None else tuple(reasons),
             other_reason=other_reason or self.other_reason,
         )
-
-
-def _structural(*names: str) -> tuple[Keyword, ...]:
-    return tuple(Keyword(n, 0) for n in names)
 
 
 def _is_bool(value: Any) -> bool:
@@ -316,7 +295,7 @@ def count(name: str, constrains: str, compare: str, prefix: str, noun: str, plur
 EXTENDED = SUBSET.extend(
     "extended",
     (
-        *_structural("$ref", "$defs", "definitions", "allOf", "anyOf", "oneOf"),
+        *(Keyword(n, 0) for n in ("$ref", "$defs", "definitions", "allOf", "anyOf", "oneOf")),
         Keyword("const", 2),
         _number("minimum", ">=", "expected a number greater than or equal to ", ">="),
         _number("exclusiveMinimum", ">", "expected a number greater than ", ">"),

@@ -21,7 +21,7 @@ import os
 import stat
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -99,7 +99,7 @@ class Staging:
     def __init__(self, out: Path, write: bool, after_write: AfterWrite | None = None) -> None:
         self.out = out
         self.write = write
-        self.after_write = after_write
+        self.after_write = after_write or (lambda path: None)
         self._names: set[str] = set()
         self._texts: dict[str, str] = {}  # --check: the changed files' texts
         self._temps: dict[str, str] = {}  # generate: file name -> its temp file (a str: 20,000 of them)
@@ -183,12 +183,10 @@ class Staging:
             try:
                 for name in _write_order(todo):
                     os.replace(self._temps.pop(name), self.out / name)
-                    if self.after_write is not None:
-                        self.after_write(self.out / name)
+                    self.after_write(self.out / name)
                 for name in todo.orphans:
                     (self.out / name).unlink()
-                    if self.after_write is not None:
-                        self.after_write(self.out / name)
+                    self.after_write(self.out / name)
             except OSError as exc:
                 raise OutputError(f"{self.out}: cannot write: {exc.strerror or exc}") from exc
             return todo
@@ -233,25 +231,28 @@ def plan(out: Path, files: dict[str, str]) -> Plan:
 
 def diff(plan: Plan) -> str:
     """A unified diff from the disk to what would be generated (orphans shown as deletions)."""
+    return folder_diff(plan.out, plan.changed + plan.missing + plan.orphans, plan.files, _regular)
+
+
+def folder_diff(
+    folder: Path, names: Iterable[str], files: Mapping[str, str], read: Callable[[Path], bool]
+) -> str:
+    """Each named file's unified diff from the disk (where `read` says so, else /dev/null) to
+    `files` (else /dev/null). After git's `a/` and `b/` an absolute path loses its leading
+    slash, as in `git diff --no-index` (`a/tmp/x.py`, never `a//tmp/x.py`)."""
     chunks: list[str] = []
-    for name in plan.changed + plan.missing + plan.orphans:
-        path = plan.out / name
-        old = path.read_text("utf-8", errors="replace") if _regular(path) else None
-        chunks += file_diff(path, old, plan.files.get(name))
+    for name in names:
+        path = folder / name
+        old = path.read_text("utf-8", errors="replace") if read(path) else None
+        new = files.get(name)
+        shown = path.as_posix().lstrip("/")
+        chunks += difflib.unified_diff(
+            (old or "").splitlines(keepends=True),
+            (new or "").splitlines(keepends=True),
+            fromfile="/dev/null" if old is None else f"a/{shown}",
+            tofile="/dev/null" if new is None else f"b/{shown}",
+        )
     return "".join(chunks)
-
-
-def file_diff(path: Path, old: str | None, new: str | None) -> Iterator[str]:
-    """One file's unified diff (None: the file is absent, named /dev/null). After git's `a/`
-    and `b/` an absolute path loses its leading slash, as in `git diff --no-index`
-    (`a/tmp/x.py`, never `a//tmp/x.py`)."""
-    shown = path.as_posix().lstrip("/")
-    return difflib.unified_diff(
-        (old or "").splitlines(keepends=True),
-        (new or "").splitlines(keepends=True),
-        fromfile="/dev/null" if old is None else f"a/{shown}",
-        tofile="/dev/null" if new is None else f"b/{shown}",
-    )
 
 
 def atomic_write(path: Path, content: str | bytes) -> None:
