@@ -29,6 +29,7 @@ Nothing here spells code: templates/collector.j2 does, from these records.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from graphlib import TopologicalSorter
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from generator.ir import Choice, ToolModule
@@ -77,17 +78,8 @@ class BoundTest:
     extra: str = ""  # the compiled pattern or the Fraction constant
 
 
-class _Exact:
-    exact: str  # a JSON type tested first by its exact Python type ("": none)
-
-    @property
-    def exact_type(self) -> str:
-        """The Python type of the `exact` JSON type, when it is one ("" for number, integer)."""
-        return _EXACT.get(self.exact, "")
-
-
 @dataclass
-class Call(_Exact):
+class Call:
     """A call of a generated function on `x` (candidates) or a child value (descents)."""
 
     function: str
@@ -223,7 +215,7 @@ Body = Steps | Choose | Switch | Reuse
 
 
 @dataclass
-class Function(_Exact):
+class Function:
     name: str
     kind: str  # "visit" or "branch"
     depth: bool = False
@@ -399,18 +391,10 @@ class CollectorPlan:
         return choose
 
     def _choose(self, choice: Choice) -> Choose:
-        expected = dict.fromkeys(n for names in choice.accepts for n in names or ())
+        expected = " | ".join(dict.fromkeys(n for names in choice.accepts for n in names or ()))
         tags = tuple(choice.tags)
         tags_text = self._constant(f"{choice.tag}_tags", "tags_text", tags) if choice.tag is not None else ""
-        return Choose(
-            self._uid,
-            [],
-            choice.tag,
-            list(choice.tags),
-            tags_text,
-            list(choice.accepts),
-            " | ".join(expected),
-        )
+        return Choose(self._uid, [], choice.tag, list(tags), tags_text, list(choice.accepts), expected)
 
     def _steps(
         self, function: Function, group: list[str], extra: frozenset[str], word: str, memoized: bool
@@ -510,24 +494,11 @@ class CollectorPlan:
 
     def _height(self, start: str) -> int:
         """The longest chain of descents below the root (no recursion: a DAG)."""
+        callees = {f.name: {c.function for c in f.calls} for f in self.functions}
         heights: dict[str, int] = {}
-        order: list[str] = []
-        stack = [(start, False)]
-        while stack:
-            name, done = stack.pop()
-            if done:
-                order.append(name)
-                continue
-            if name in heights:
-                continue
-            heights[name] = 0
-            stack.append((name, True))
-            for call in self.by_name[name].calls:
-                stack.append((call.function, False))
-        for name in order:
-            heights[name] = max(
-                (heights[c.function] + (1 if c.descent else 0) for c in self.by_name[name].calls), default=0
-            )
+        for name in TopologicalSorter(callees).static_order():  # callees first
+            calls = self.by_name[name].calls
+            heights[name] = max((heights[c.function] + c.descent for c in calls), default=0)
         return heights[start]
 
     def _settle(self) -> None:
@@ -591,7 +562,7 @@ class CollectorPlan:
             if function.direct:
                 function.reads_t = _reads_t(function.body)
                 only = function.pre[0].names if len(function.pre) == 1 else ()
-                if len(only) == 1 and only[0] in _EXACT and not function.reads_t:
+                if len(only) == 1 and only[0] != "null" and not function.reads_t:
                     function.exact = only[0]
                     body = function.body
                     if not function.root and isinstance(body, Steps):
@@ -738,12 +709,6 @@ def _in_type_order(bounds: dict[str, list[BoundTest]], vocabulary: Vocabulary) -
     has one type, so only the order within a type is step 3's."""
     order = list(dict.fromkeys(k.constrains for k in vocabulary.bounds))
     return {t: bounds[t] for t in order if t in bounds}
-
-
-# The JSON types whose values decoded from JSON have exact Python types to test first: the
-# one type of each (a number is an int or a float, an integer an int or an integral float,
-# both spelled by the template); `null` is one value, tested by `t` like any other.
-_EXACT = {"object": "dict", "array": "list", "string": "str", "boolean": "bool", "number": "", "integer": ""}
 
 
 def _kinds(body: Body | None) -> frozenset[str]:
