@@ -661,12 +661,13 @@ class CollectorPlan:
         return False
 
 
-def numbered(base: str, taken: set[str]) -> str:
-    """`base`, else `base_2`, `base_3`...: the first not in `taken`, which takes it."""
-    candidate, n = base, 1
+def numbered(base: str, taken: set[str], suffix: str = "") -> str:
+    """`base`, else `base_2`, `base_3`... (each then `suffix`): the first not in `taken`, which
+    takes it."""
+    candidate, n = base + suffix, 1
     while candidate in taken:
         n += 1
-        candidate = f"{base}_{n}"
+        candidate = f"{base}_{n}{suffix}"
     taken.add(candidate)
     return candidate
 

@@ -70,12 +70,7 @@ def plan(tool: ToolModule) -> ModulePlan:
             if bound.python is None or bound.python in result.patterns:
                 continue
             word = identifier(_json_name(node.pointer)).upper()
-            candidate, n = f"{word}_PATTERN", 1
-            while candidate in taken:
-                n += 1
-                candidate = f"{word}_{n}_PATTERN"
-            taken.add(candidate)
-            result.patterns[bound.python] = f"_{candidate}"
+            result.patterns[bound.python] = "_" + numbered(word, taken, "_PATTERN")
     result.fast = plan_fast(tool)
     result.collector = CollectorPlan(
         tool, result.patterns, taken | {"_NUMBER", "_INF", "_ONE", "_MANY"}, result.fast
