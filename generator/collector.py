@@ -256,7 +256,7 @@ class CollectorPlan:
     """The collector functions and constants of one extended-mode module."""
 
     def __init__(
-        self, tool: ToolModule, patterns: dict[str, str], taken: set[str], fast: FastPlan | None = None
+        self, tool: ToolModule, patterns: dict[str, str], taken: set[str], fast: FastPlan
     ) -> None:
         self.tool = tool
         self.fast = fast  # the module's FastPlan: its tests let descents skip valid values
@@ -270,10 +270,8 @@ class CollectorPlan:
         self.constants: list[Constant] = []
         self._constant_of: dict[Any, str] = {}
         self._uid = 0
-        self.depth = bool(tool.recursive)
         self.root = self.visit(self.nodes[""].group, "args")
-        if not self.depth and self._height(self.root.name) > DEPTH_LIMIT:
-            self.depth = True
+        self.depth = bool(tool.recursive) or self._height(self.root.name) > DEPTH_LIMIT
         for function in self.functions:
             if function.kind == "visit":
                 function.depth = self.depth
@@ -483,10 +481,9 @@ class CollectorPlan:
         group = self.nodes[pointer].group
         callee = self.visit(group, word)
         call = Call(callee.name, memoized=memoized, descent=True)
-        if self.fast is not None:
-            fv = self.fast.values.get((*group, "resolved 0"))
-            if fv is not None and not fv.fallback and not fv.empty and (fv.helper or _inline(fv)):
-                call.fast = fv
+        fv = self.fast.values.get((*group, "resolved 0"))
+        if fv is not None and not fv.fallback and not fv.empty and (fv.helper or _inline(fv)):
+            call.fast = fv
         function.calls.append(call)
         return call
 
@@ -603,7 +600,7 @@ class CollectorPlan:
         those tested before it (a valid value's visit finds nothing). Empty when the fast
         path does not test the arguments member by member in the collector's order, or the
         visit is not one direct object visit."""
-        fast = self.fast.root if self.fast is not None else None
+        fast = self.fast.root
         body = self.root.body
         if fast is None or fast.obj is None or fast.alternatives is not None or fast.fallback:
             return {}

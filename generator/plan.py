@@ -48,13 +48,13 @@ def _json_name(pointer: str) -> str:
 
 @dataclass
 class ModulePlan:
-    """Names of a module's constants: one compiled pattern per distinct pattern,
-    `_<NAME>_PATTERN` from the JSON name of the first schema (in declaration order) using it."""
+    """A module's plan: its fast path, its collector, and one compiled pattern per distinct
+    pattern, `_<NAME>_PATTERN` from the JSON name of the first schema (in declaration order) using it."""
 
     tool: ToolModule
-    patterns: dict[str, str] = field(default_factory=dict)  # python spelling -> constant name
-    fast: FastPlan | None = None
-    collector: CollectorPlan | None = None
+    patterns: dict[str, str]  # python spelling -> constant name
+    fast: FastPlan
+    collector: CollectorPlan
 
     @property
     def number_bounds(self) -> bool:
@@ -63,22 +63,19 @@ class ModulePlan:
 
 
 def plan(tool: ToolModule) -> ModulePlan:
-    result = ModulePlan(tool)
+    patterns: dict[str, str] = {}
     taken: set[str] = set(_FIXED)
     for node in tool.nodes:
         for bound in node.bounds:
-            if bound.python is None or bound.python in result.patterns:
-                continue
-            word = identifier(_json_name(node.pointer)).upper()
-            result.patterns[bound.python] = "_" + numbered(word, taken, "_PATTERN")
-    result.fast = plan_fast(tool)
-    result.collector = CollectorPlan(
-        tool, result.patterns, taken | {"_NUMBER", "_INF", "_ONE", "_MANY"}, result.fast
-    )
+            if bound.python is not None and bound.python not in patterns:
+                word = identifier(_json_name(node.pointer)).upper()
+                patterns[bound.python] = "_" + numbered(word, taken, "_PATTERN")
+    fast = plan_fast(tool)
+    collector = CollectorPlan(tool, patterns, taken | {"_NUMBER", "_INF", "_ONE", "_MANY"}, fast)
     # A list visit proves a child valid with its helper (collector.j2, proven).
-    calls = [c for f in result.collector.functions for c in f.calls]
-    result.fast.embed({id(c.fast) for c in calls if c.fast is not None and not c.direct})
-    return result
+    calls = [c for f in collector.functions for c in f.calls]
+    fast.embed({id(c.fast) for c in calls if c.fast is not None and not c.direct})
+    return ModulePlan(tool, patterns, fast, collector)
 
 
 # ---------- the fast path ----------
