@@ -602,7 +602,7 @@ class CollectorPlan:
         visit is not one direct object visit."""
         fast = self.fast.root
         body = self.root.body
-        if fast is None or fast.obj is None or fast.alternatives is not None or fast.fallback:
+        if fast.obj is None or fast.alternatives is not None or fast.fallback:
             return {}
         if not (self.root.direct and isinstance(body, Steps) and body.objects is not None):
             return {}

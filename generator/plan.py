@@ -70,7 +70,7 @@ def plan(tool: ToolModule) -> ModulePlan:
             if bound.python is not None and bound.python not in patterns:
                 word = identifier(_json_name(node.pointer)).upper()
                 patterns[bound.python] = "_" + numbered(word, taken, "_PATTERN")
-    fast = plan_fast(tool)
+    fast = FastPlan(tool)
     collector = CollectorPlan(tool, patterns, taken | {"_NUMBER", "_INF", "_ONE", "_MANY"}, fast)
     # A list visit proves a child valid with its helper (collector.j2, proven).
     calls = [c for f in collector.functions for c in f.calls]
@@ -183,17 +183,19 @@ class FastValue:
 
 @dataclass
 class FastPlan:
+    """The fast path of a module: the root's test, and its helpers in preorder."""
+
     tool: ToolModule
     values: dict[tuple[str, ...], FastValue] = field(default_factory=dict)
     helpers: list[FastValue] = field(default_factory=list)
     _building: set[tuple[str, ...]] = field(default_factory=set)
-    _names: set[str] = field(default_factory=set)
-    _nodes: dict[str, Node] = field(default_factory=dict)
-    root: FastValue | None = None
-    depth: bool = False  # some value is recursive: every helper checks the depth limit (E4)
+    _names: set[str] = field(default_factory=lambda: {"value", "message", "collect"})
 
     def __post_init__(self) -> None:
         self._nodes = {n.pointer: n for n in self.tool.nodes}
+        self.root = self.value("", "args")
+        # some value is recursive: every helper checks the depth limit (E4)
+        self.depth = any(v.recursive for v in self.values.values())
 
     def value(self, pointer: str, name: str) -> FastValue:
         return self.merged(self._nodes[pointer].group, name)
@@ -291,7 +293,7 @@ class FastPlan:
                     site.embedded = True
                     self._drop(site)
         # A value too deep in place keeps its helper (whose body starts at depth 0 again).
-        tops = [self.root, *self.helpers] if self.root is not None else list(self.helpers)
+        tops = [self.root, *self.helpers]
         kept = {id(h) for h in self.helpers}
         while tops:
             restored = _too_deep(tops.pop(), 0)
@@ -336,12 +338,3 @@ def _embeddable(fv: FastValue) -> bool:
     if fv.alternatives is not None:
         return False
     return (fv.obj is not None and fv.only("object")) or (bool(fv.items) and fv.only("array"))
-
-
-def plan_fast(tool: ToolModule) -> FastPlan:
-    """The fast path of a module: the root's test, and its helpers in preorder."""
-    result = FastPlan(tool)
-    result._names.update({"value", "message", "collect"})
-    result.root = result.value("", "args")
-    result.depth = any(v.recursive for v in result.values.values())
-    return result
