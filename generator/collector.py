@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from graphlib import TopologicalSorter
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from generator.ir import Choice, ToolModule
+from generator.ir import Bound, Choice, ToolModule
 from generator.names import identifier
 from generator.vocabulary import Keyword, Vocabulary
 
@@ -398,46 +398,40 @@ class CollectorPlan:
         self, function: Function, group: list[str], extra: frozenset[str], word: str, memoized: bool
     ) -> Steps:
         nodes = [self.nodes[p] for p in group]
+        # step 2: each distinct const and enum once, in group order
+        distinct: dict[tuple[str, str], Any] = {}
+        for node in nodes:
+            if node.const:
+                distinct.setdefault(("const", repr(node.const[0])), node.const[0])
+            if node.enum is not None:
+                distinct.setdefault(("enum", repr(node.enum)), node.enum)
         values: list[ValueTest] = []
-        seen_values: set[tuple[str, str]] = set()
-        for node in nodes:
-            if node.const and ("const", repr(node.const[0])) not in seen_values:
-                seen_values.add(("const", repr(node.const[0])))
-                k = node.const[0]
-                text = self._constant(f"{word}_const", "const", k)
-                values.append(ValueTest("const", k, text))
-            if node.enum is not None and ("enum", repr(node.enum)) not in seen_values:
-                seen_values.add(("enum", repr(node.enum)))
-                members = tuple(node.enum)
-                name = self._constant(f"{word}_members", "members", members)
-                key = ("members_text", repr(members))
-                text = self._constant(f"{word}_enum", "members_text", None, key, members=name)
-                if all(isinstance(m, str) for m in members):
-                    # the fast path tests a str against it too: a member renamed is one line
-                    key = ("members_set", repr(members))
-                    self._constant(f"{word}_set", "members_set", None, key, members=name)
-                values.append(ValueTest("enum", members, text, name))
+        for (kind, shown), k in distinct.items():
+            if kind == "const":
+                values.append(ValueTest("const", k, self._constant(f"{word}_const", "const", k)))
+                continue
+            name = self._constant(f"{word}_members", "members", k)
+            text = self._constant(f"{word}_enum", "members_text", None, ("members_text", shown), members=name)
+            if all(isinstance(m, str) for m in k):
+                # the fast path tests a str against it too: a member renamed is one line
+                self._constant(f"{word}_set", "members_set", None, ("members_set", shown), members=name)
+            values.append(ValueTest("enum", k, text, name))
         bounds: dict[str, list[BoundTest]] = {}
-        seen: set[tuple[str, str]] = set()
-        for node in nodes:
-            for bound in node.bounds:
-                key = (bound.spec.name, repr(bound.value))
-                if key in seen:
-                    continue
-                seen.add(key)
-                text = ""
-                if bound.text:
-                    shared = ("bound", bound.spec.name, repr(bound.value))
-                    named = f"{word}_{bound.spec.name}"
-                    text = self._constant(named, "bound", bound.text, shared)
-                extra_name = ""
-                if bound.spec.macro == "pattern":
-                    assert bound.python is not None
-                    extra_name = self.patterns[bound.python]
-                elif bound.spec.macro == "multiple":
-                    extra_name = self._constant(f"{word}_step", "fraction", bound.value)
-                test = BoundTest(bound.spec, bound.value, text, extra_name)
-                bounds.setdefault(bound.spec.constrains, []).append(test)
+        distinct_bounds: dict[tuple[str, str], Bound] = {}  # step 3: each distinct bound once
+        for bound in (b for n in nodes for b in n.bounds):
+            distinct_bounds.setdefault((bound.spec.name, repr(bound.value)), bound)
+        for (keyword, shown), bound in distinct_bounds.items():
+            text = ""
+            if bound.text:
+                text = self._constant(f"{word}_{keyword}", "bound", bound.text, ("bound", keyword, shown))
+            extra_name = ""
+            if bound.spec.macro == "pattern":
+                assert bound.python is not None
+                extra_name = self.patterns[bound.python]
+            elif bound.spec.macro == "multiple":
+                extra_name = self._constant(f"{word}_step", "fraction", bound.value)
+            test = BoundTest(bound.spec, bound.value, text, extra_name)
+            bounds.setdefault(bound.spec.constrains, []).append(test)
         objects: Objects | None = None
         if any(n.object_like for n in nodes):
             required = list(dict.fromkeys(r for n in nodes for r in n.required))
