@@ -222,7 +222,6 @@ class Function:
     pre: list[TypeTest] = field(default_factory=list)
     body: Body | None = None
     memo: bool = False  # takes the memo argument
-    uses_t: bool = False
     calls: list[Call] = field(default_factory=list)  # every call it makes (for `memo`)
     # Written as `_collect_<name>(x, p, mis, une, typ, inv)` too: the visit appending each
     # issue, worded, to the list of its kind at once, `p` the rendered path (see _directs).
@@ -234,8 +233,20 @@ class Function:
     # is then an exact-type test first, the JSON type found only for a value that fails it).
     kinds: frozenset[str] = frozenset()
     exact: str = ""
-    reads_t: bool = False  # its body reads `t`
     inline: bool = False  # one exact type test, written in place at every direct call
+
+    @property
+    def uses_t(self) -> bool:
+        """Its list form reads the value's JSON type `t`: a type test, a bound, a choice."""
+        body = self.body
+        steps = isinstance(body, Steps) and bool(body.types or body.bounds)
+        return bool(self.pre) or steps or isinstance(body, Choose | Switch)
+
+    @property
+    def reads_t(self) -> bool:
+        """Its direct form's body reads `t` (a type test, a bound's guard, a choice)."""
+        body = self.body
+        return not isinstance(body, Steps) or bool(body.types) or any(not body.only(k) for k in body.bounds)
 
     @property
     def root_pre(self) -> list[TypeTest]:
@@ -493,8 +504,6 @@ class CollectorPlan:
         return heights[start]
 
     def _settle(self) -> None:
-        for function in self.functions:
-            function.uses_t = bool(function.pre) or _uses_t(function.body)
         changed = True
         while changed:
             changed = False
@@ -551,7 +560,6 @@ class CollectorPlan:
         for function in self.functions:
             function.listed = function.name in listed or not function.direct
             if function.direct:
-                function.reads_t = _reads_t(function.body)
                 only = function.pre[0].names if len(function.pre) == 1 else ()
                 if len(only) == 1 and only[0] != "null" and not function.reads_t:
                     function.exact = only[0]
@@ -735,13 +743,6 @@ def _filled(call: Call) -> set[str]:
     return {"typ", "inv"} if call.enum else {"typ"}
 
 
-def _reads_t(body: Body | None) -> bool:
-    """The body reads the value's JSON type `t` (a type test, a bound's guard, a choice)."""
-    if not isinstance(body, Steps):
-        return True
-    return bool(body.types) or any(not body.only(k) for k in body.bounds)
-
-
 def _narrowed(body: Body, names: tuple[str, ...]) -> Body:
     """`body` where the value is known to satisfy the type `names`: that test is not written
     again, and steps for the JSON types it excludes go."""
@@ -762,17 +763,10 @@ def _restrict(steps: Steps, known: frozenset[str]) -> None:
 def _disjoint(choice: Choice) -> bool:
     """No two branches admit one JSON type (`integer` counted as `number`), each admitting
     some declared types, and no discriminator (E5 rule 2 could name any branch)."""
-    if choice.tag is not None:
+    if choice.tag is not None or None in choice.accepts:
         return False
-    seen: set[str] = set()
-    for names in choice.accepts:
-        if names is None:
-            return False
-        kinds = _kinds_of(names)
-        if kinds & seen:
-            return False
-        seen |= kinds
-    return True
+    kinds = [_kinds_of(names) for names in choice.accepts if names is not None]
+    return sum(map(len, kinds)) == len(frozenset().union(*kinds))  # no type counted twice
 
 
 def _kinds_of(names: tuple[str, ...]) -> frozenset[str]:
@@ -795,11 +789,3 @@ def _all_steps(body: Body | None) -> list[Steps]:
         found = [s for b in body.on_branch for s in _all_steps(b)]
         return found + _all_steps(body.on_none)
     return []
-
-
-def _uses_t(body: Body | None) -> bool:
-    if isinstance(body, Choose | Switch):
-        return True
-    if isinstance(body, Steps):
-        return bool(body.types or body.bounds)
-    return False
