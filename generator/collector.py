@@ -339,7 +339,7 @@ class CollectorPlan:
         self.by_name[function.name] = function
         function.pre = self._types(members)
         memoized = kind == "branch"
-        function.body = self._resolve(function, members, start, 0, later, later, word, memoized)
+        function.body = self._resolve(function, members, start, 0, later, word, memoized)
         return function
 
     def _types(self, group: list[str]) -> list[TypeTest]:
@@ -353,11 +353,11 @@ class CollectorPlan:
         position: int,
         k: int,
         extra: frozenset[str],
-        later: frozenset[str],
         word: str,
         memoized: bool,
     ) -> Body:
-        """The interpreter's loop over the group's combinators from (position, k), unrolled."""
+        """The interpreter's loop over the group's combinators from (position, k), unrolled;
+        `extra`: names counted as declared (of combinators resolved later or not chosen)."""
         while position < len(group) and k >= len(self.nodes[group[position]].choices):
             position, k = position + 1, 0
         if position >= len(group):
@@ -366,18 +366,17 @@ class CollectorPlan:
         choice = pending[k]
         # the combinators still to resolve after this one: their names count as declared (E5)
         rests = [*pending[k + 1 :], *(c for a in group[position + 1 :] for c in self.nodes[a].choices)]
-        ahead = (later | extra).union(*(rest.names for rest in rests))
+        ahead = extra.union(*(rest.names for rest in rests))
         self._uid += 1
         choose = self._choose(choice)
         if _disjoint(choice):
             switch = Switch(choose.uid, [a for a in choice.accepts if a is not None], choose.expected)
             for b, names in zip(choice.branches, switch.admits, strict=True):
                 members = list(self.nodes[b].group)
-                then = self._resolve(function, group + members, position, k + 1, extra, later, word, memoized)
+                then = self._resolve(function, group + members, position, k + 1, extra, word, memoized)
                 switch.on_branch.append(_narrowed(then, names))
-            switch.on_none = self._resolve(
-                function, group, position, k + 1, extra | frozenset(choice.names), later, word, memoized
-            )
+            on_none = extra | frozenset(choice.names)
+            switch.on_none = self._resolve(function, group, position, k + 1, on_none, word, memoized)
             return switch
         last = not rests
         for i, b in enumerate(choice.branches):
@@ -391,12 +390,10 @@ class CollectorPlan:
             if last and not any(self.nodes[m].choices for m in members):
                 choose.on_branch.append(Reuse(i))
             else:
-                choose.on_branch.append(
-                    self._resolve(function, group + members, position, k + 1, extra, later, word, True)
-                )
-        choose.on_none = self._resolve(
-            function, group, position, k + 1, extra | frozenset(choice.names), later, word, True
-        )
+                then = self._resolve(function, group + members, position, k + 1, extra, word, True)
+                choose.on_branch.append(then)
+        on_none = extra | frozenset(choice.names)
+        choose.on_none = self._resolve(function, group, position, k + 1, on_none, word, True)
         return choose
 
     def _choose(self, choice: Choice) -> Choose:
