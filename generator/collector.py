@@ -443,27 +443,18 @@ class CollectorPlan:
         objects: Objects | None = None
         if any(n.object_like for n in nodes):
             required = list(dict.fromkeys(r for n in nodes for r in n.required))
-            properties: list[tuple[str, Call]] = []
-            for node in nodes:
-                for name, sub in node.properties:
-                    properties.append((name, self._descend(function, sub, name, memoized)))
+            declares = [(name, sub) for n in nodes for name, sub in n.properties]
+            properties = [(name, self._descend(function, sub, name, memoized)) for name, sub in declares]
             ordered = [name for n in nodes for name in [*(p for p, _ in n.properties), *n.required]]
             ordered = list(dict.fromkeys([*ordered, *sorted(extra)]))
-            declared = frozenset(ordered)
             declared_name = ""
-            if declared:
-                one_set = ("declared", tuple(sorted(declared)))  # one constant, whatever the order
+            if ordered:
+                one_set = ("declared", tuple(sorted(ordered)))  # one constant, whatever the order
                 declared_name = self._constant(f"{word}_declared", "declared", tuple(ordered), one_set)
-            opened = any(n.open for n in nodes)
             extras = [n.extra for n in nodes if n.extra is not None]
-            allowed = opened or any(e is True for e in extras)
-            schemas: list[Call] = []
-            if not allowed:
-                schemas = [
-                    self._descend(function, e, f"{word}_value", memoized)
-                    for e in extras
-                    if isinstance(e, str)
-                ]
+            allowed = any(n.open for n in nodes) or any(e is True for e in extras)
+            pointers = [] if allowed else [e for e in extras if isinstance(e, str)]
+            schemas = [self._descend(function, e, f"{word}_value", memoized) for e in pointers]
             unexamined = allowed and not self.tool.vocabulary.strict_keys
             objects = Objects(required, properties, declared_name, allowed, schemas, unexamined)
             if objects.examines_nothing:
