@@ -636,16 +636,10 @@ class CollectorPlan:
         """The module calls `_paths`: a list visit, a direct visit's number bound (finite),
         uniqueItems (repeat), or a list visit's issues handed over (dispatch); the fast
         path's multipleOf and uniqueItems."""
-        if self.emitted:
-            return True
-        if any(b.spec.macro in _HELPED for n in self.nodes.values() for b in n.bounds):
-            return True
-        for function in self.direct:
-            if any(c.descent and not (c.direct or c.silent) for c in function.calls):
-                return True
-            if any("number" in s.bounds for s in _all_steps(function.body)):
-                return True
-        return False
+        helped = any(b.spec.macro in _HELPED for n in self.nodes.values() for b in n.bounds)
+        handed = any(c.descent and not (c.direct or c.silent) for f in self.direct for c in f.calls)
+        finite = any("number" in s.bounds for f in self.direct for s in _all_steps(f.body))
+        return bool(self.emitted) or helped or handed or finite
 
 
 def numbered(base: str, taken: set[str], suffix: str = "") -> str:
