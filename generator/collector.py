@@ -204,7 +204,6 @@ class Switch:
 
     form: ClassVar[str] = "switch"
 
-    uid: int
     admits: list[tuple[str, ...]]  # Ti per branch
     expected: str
     on_branch: list[Steps | Choose | Switch | Reuse] = field(default_factory=list)
@@ -370,7 +369,7 @@ class CollectorPlan:
         self._uid += 1
         choose = self._choose(choice)
         if _disjoint(choice):
-            switch = Switch(choose.uid, [a for a in choice.accepts if a is not None], choose.expected)
+            switch = Switch([a for a in choice.accepts if a is not None], choose.expected)
             for b, names in zip(choice.branches, switch.admits, strict=True):
                 members = list(self.nodes[b].group)
                 then = self._resolve(function, group + members, position, k + 1, extra, word, memoized)
