@@ -552,7 +552,7 @@ class CollectorPlan:
                     function.exact = only[0]
                     body = function.body
                     if not function.root and isinstance(body, Steps):
-                        function.inline = (body.nothing or body.one_enum is not None) and not function.depth
+                        function.inline = body.nothing or body.one_enum is not None
         for function in self.direct:
             for call in function.calls:
                 callee = self.by_name[call.function]
