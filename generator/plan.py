@@ -273,7 +273,7 @@ class FastPlan:
           where its statements fall through when it passes. Not in a tool with a depth
           limit, where each helper counts one level of nesting; and at most `_IN_PLACE`
           values deep in one function (Python allows 20 nested loops, 100 indents)."""
-        order = list(self.helpers)
+        inlined: set[int] = set()  # by identity: two values may compare equal
         for fv in self.values.values():
             if fv.alternatives is None or fv.recursive:
                 continue
@@ -282,32 +282,23 @@ class FastPlan:
             alone = len(heavy) == 1 and heavy[0].helper and not heavy[0].recursive
             if alone and light and len(light) + 1 == len(fv.alternatives):
                 fv.inlined = heavy[0]
-                self._drop(heavy[0])
-        if self.depth:
-            return
-        for fv in list(self.values.values()):
-            sites = [mv for _, mv in fv.obj.members] if fv.obj is not None else []
-            sites += fv.items if len(fv.items) == 1 else []
-            for site in sites:
-                if site.helper and site.users == 1 and id(site) not in called and _embeddable(site):
-                    site.embedded = True
-                    self._drop(site)
-        # A value too deep in place keeps its helper (whose body starts at depth 0 again).
-        tops = [self.root, *self.helpers]
-        kept = {id(h) for h in self.helpers}
-        while tops:
-            restored = _too_deep(tops.pop(), 0)
-            kept |= {id(v) for v in restored}
-            tops += restored
-        self.helpers = [h for h in order if id(h) in kept]
+                inlined.add(id(heavy[0]))
+        if not self.depth:
+            for fv in list(self.values.values()):
+                sites = [mv for _, mv in fv.obj.members] if fv.obj is not None else []
+                sites += fv.items if len(fv.items) == 1 else []
+                for site in sites:
+                    if site.helper and site.users == 1 and id(site) not in called and _embeddable(site):
+                        site.embedded = True
+            # A value too deep in place keeps its helper (whose body starts at depth 0 again).
+            tops = [self.root, *(h for h in self.helpers if not h.embedded and id(h) not in inlined)]
+            while tops:
+                top = tops.pop()
+                tops += _too_deep(top, 0)  # those restored are tops of their own helpers
+        self.helpers = [h for h in self.helpers if not h.embedded and id(h) not in inlined]
         for fv in self.values.values():
             if fv.embedded:
                 fv.helper = ""
-
-    def _drop(self, fv: FastValue) -> None:
-        """No helper is written for `fv` (by identity: two values may compare equal)."""
-        self.helpers = [h for h in self.helpers if h is not fv]
-
 
 _IN_PLACE = 6  # values written in place inside one another, at most
 
