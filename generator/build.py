@@ -26,19 +26,16 @@ import os
 import stat
 import tokenize
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
-
-import jinja2
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from generator import header as hdr
 from generator.check import check
 from generator.command import BUILT_IN, Target, regenerate_command
 from generator.errors import DeclarationError, Notice, Refusals
-from generator.format import MODE, Formatter, format_source
 from generator.load import (
     Declaration,
     declarations_in,
@@ -66,6 +63,12 @@ from generator.render import (
 from generator.verified import Identity, Record, Tool, identity
 from generator.vocabulary import VOCABULARIES, Vocabulary
 
+if TYPE_CHECKING:  # jinja2 and black are imported by the stages that render (pass 2), only when
+    # a run renders here: pass 1 never needs them, so it can run while a worker imports them.
+    import jinja2
+
+    from generator.format import Formatter
+
 GENERATOR = Path(__file__).resolve().parent
 # Every module whose code decides the bytes of a generated file (a test keeps this list
 # complete). The CLI, the writer, the compiled tier and the readers do not.
@@ -75,8 +78,8 @@ OUTPUT_STAGES = (
     "render.py", "schema_graph.py", "shapes.py", "support.py", "vocabulary.py",
 )  # fmt: skip
 NOT_OUTPUT = (
-    "__init__.py", "__main__.py", "cli.py", "compile.py", "config.py", "pool.py", "snapshot.py", "textui.py",
-    "verified.py", "write.py",
+    "__init__.py", "__main__.py", "cli.py", "compile.py", "config.py", "overlap.py", "pool.py", "snapshot.py",
+    "textui.py", "verified.py", "write.py",
 )  # fmt: skip
 
 
@@ -100,8 +103,12 @@ KEYWORDS = tuple(VOCABULARIES)  # extended.md E1; the first is the default
 @functools.cache
 def fingerprint(keywords: str = "subset") -> str:
     """What decides a file's bytes besides its source: the keyword mode (extended.md E1), the
-    output stages' code (comments left out), every template, black's version and mode."""
-    digest = hashlib.sha256(f"keywords {keywords}\0black {version('black')}\0{MODE!r}\0".encode())
+    output stages' code (comments left out, black's pinned mode among it), every template,
+    black's version."""
+    # black's mode is pinned in format.py (digested below with the other stages' code) and the
+    # settings it leaves to black are black's defaults, fixed by its version: so black need not
+    # be imported to know the fingerprint, and pass 1 can run before (or while) it is.
+    digest = hashlib.sha256(f"keywords {keywords}\0black {version('black')}\0".encode())
     for name in OUTPUT_STAGES:
         digest.update(name.encode() + b"\0" + _code((GENERATOR / name).read_text("utf-8")).encode() + b"\0")
     for path in sorted(TEMPLATES.iterdir()):
@@ -172,6 +179,8 @@ def build(
     sink: Sink | None = None,
     record: Record | None = None,
     listing: dict[str, os.DirEntry[str]] | None = None,
+    service: Renderer | None = None,
+    declarations: dict[str, os.DirEntry[str]] | None = None,
 ) -> Build:
     """Everything the output package should contain; raises DeclarationError on bad input.
 
@@ -186,7 +195,10 @@ def build(
     empty: the run holds hashes, not texts). `record`, the record of verified files of
     `reuse` (generator/verified.py, made for `command`), spares reading and parsing the
     files whose identity it has seen; `listing`, the .py files of `reuse` (name -> entry) as
-    the writer listed them under the run's lock, spares listing them again."""
+    the writer listed them under the run's lock, spares listing them again. `service`, a
+    renderer already started in another process (generator/overlap.py), renders the files
+    of an edit (at most SERVICE_MAX_FILES); it is closed when pass 2 ends. `declarations`,
+    the declaration files as `declaration_files` listed them, spares listing them again."""
     vocabulary = keywords if isinstance(keywords, Vocabulary) else VOCABULARIES.get(keywords)
     if vocabulary is None:
         raise ValueError(f"unknown keyword mode {keywords!r}")
@@ -196,13 +208,14 @@ def build(
         target = Target(schemas_dir, reuse if reuse is not None else BUILT_IN.out, keywords)
         command = regenerate_command(target, BUILT_IN, root, root)
     assert record is None or record.command == command
-    entries, warnings, sources, read = _accepted(
-        schemas_dir, vocabulary, reuse, fingerprint(keywords), command, record, listing
+    entries, warnings, sources, read, init = _accepted(
+        schemas_dir, vocabulary, reuse, fingerprint(keywords), command, record, listing, declarations
     )
     collect = _Collect(reuse) if sink is None else None
     out = sink if sink is not None else collect
     assert out is not None
-    rendered = _emit(entries, sources, read, command, vocabulary, display_name(schemas_dir), out)
+    renderer, index_source = _renderer(entries, vocabulary, service), display_name(schemas_dir)
+    rendered = _emit(entries, sources, read, init, command, vocabulary, index_source, out, renderer)
     return Build(collect.files if collect is not None else {}, tuple(entries), tuple(warnings), rendered)
 
 
@@ -210,21 +223,24 @@ def _emit(
     entries: list[Entry],
     sources: dict[str, tuple[Path, str]],
     read: dict[str, Read],
+    init_body: str | None,
     command: str,
     vocabulary: Vocabulary,
     index_source: str,
     sink: Sink,
+    formatter: Renderer,
 ) -> tuple[str, ...]:
-    """Pass 2: every file of the package to `sink`, in order, rendering only what changed."""
+    """Pass 2: every file of the package to `sink`, in order, rendering only what changed
+    (`init_body`: `__init__.py`'s body on disk when the generator is the same, which makes it
+    the same; its header, naming every other file's digest, is written again)."""
     keywords = vocabulary.name
-    env = environment()
     bodies: dict[str, str] = {}  # file name -> body sha256, for the package digest
     rendered: list[str] = []
     # Each file to render goes to the formatter as soon as it is rendered (with a process
     # pool, black runs while the next files are rendered), and each formatted file to the
     # sink as soon as it is back, in order: at most a window of texts is held at a time.
-    formatter = Formatter()
     waiting: deque[tuple[str, str, str, tuple[tuple[str, str], ...]] | tuple[str, None, None, None]] = deque()
+    init = [init_body] if init_body is not None else []
 
     def drain(results: Iterator[str]) -> None:
         for text in results:
@@ -232,6 +248,9 @@ def _emit(
                 sink.keep(waiting.popleft()[0])
             name, source, source_sha, extra = waiting.popleft()
             assert source is not None and source_sha is not None and extra is not None
+            if name == "__init__.py":  # its header names every other file's digest: put last
+                init.append(text)
+                continue
             whole = hdr.with_header(source, source_sha, text, extra, command)
             bodies[name] = hdr.sha256(text)
             sink.put(name, whole)
@@ -249,19 +268,23 @@ def _emit(
         name: str,
         source: str,
         source_sha: str,
-        body: str | Callable[[], str],
+        job: Job,
         extra: tuple[tuple[str, str], ...] = (),
     ) -> None:
         found = read.get(name)
         if found is not None and found[0].matches(source, source_sha, command, extra):
             keep(name, found[0].body_sha256)
         else:
-            formatter.submit(name, body() if callable(body) else body)
+            formatter.submit(name, job)
             waiting.append((name, source, source_sha, extra))
             rendered.append(name)
         drain(formatter.ready())
 
     try:
+        if not init:  # first: a formatter takes nothing after its finish(); its header is made last
+            formatter.submit("__init__.py", ("init", keywords))
+            waiting.append(("__init__.py", "", "", ()))
+            rendered.append("__init__.py")
         current: tuple[str, list[Declaration]] = ("", [])
         for entry in entries:
             tool_file, declaration_file = entry.files
@@ -274,47 +297,116 @@ def _emit(
                 data = _reread(*sources[entry.source], entry.source)
                 current = (entry.source, declarations_in(data, entry.source))
             declaration = current[1][entry.position]
-
-            def body(declaration: Declaration = declaration) -> str:
-                return _rendered(env, declaration, vocabulary)
-
-            def served(declaration: Declaration = declaration) -> str:
-                return render_declaration(env, declaration)
-
             if tool_body is not None:
                 keep(tool_file, tool_body)
             else:
-                place(tool_file, entry.source, entry.source_sha, body)
+                place(tool_file, entry.source, entry.source_sha, ("tool", declaration))
             if declaration_body is not None:
                 keep(declaration_file, declaration_body)
             else:
                 notes = tuple(_note(n) for n in entry.notices)
                 extra = _declaration_fields((entry.tool, entry.module, entry.position, entry.listed, notes))
-                place(declaration_file, entry.source, entry.source_sha, served, extra)
+                place(declaration_file, entry.source, entry.source_sha, ("served", declaration), extra)
         # Plain Python files copied as they are: the wording, and the list visits' helpers.
         for copied in (SUPPORT, PATHS):
             text = copied.read_bytes()
             sha = hashlib.sha256(text).hexdigest()
-            place(copied.name, f"templates/{copied.name}", sha, text.decode("utf-8"))
+            place(copied.name, f"templates/{copied.name}", sha, ("text", text.decode("utf-8")))
         modules = {e.tool: e.module for e in entries}
         index_sha = hdr.package_digest(modules)
-        place("_declarations.py", index_source, index_sha, lambda: render_declarations(env, modules))
+        place("_declarations.py", index_source, index_sha, ("index", modules))
         drain(formatter.finish())
     finally:
         formatter.close()
-    init_body = format_source("__init__.py", render_init(env, keywords))
     sink.put(
         "__init__.py",
         hdr.with_header(
             index_source,
             hdr.package_digest({e.module: e.source_sha for e in entries}),  # (modules are distinct)
-            init_body,
+            init[0],
             (("Generator", fingerprint(keywords)), ("Package sha256", hdr.package_digest(bodies))),
             command,
         ),
     )
-    rendered.append("__init__.py")
     return tuple(rendered)
+
+
+# What pass 2 renders for a file: a tool's module or its declaration module (of this
+# declaration), a copied file (this text), the index (of these modules) or `__init__.py` (of
+# this keyword mode).
+Job = tuple[str, Any]
+
+# An edit renders a few files; past this many (a cold run) they are rendered here, with a pool
+# of formatters, and a service started in case of an edit is left unused.
+SERVICE_MAX_FILES = 8
+
+
+class Renderer(Protocol):
+    """Renders and formats pass 2's files: `submit` each, take the formatted bodies in
+    submission order with `ready()` (those done so far) and `finish()` (the rest); `close`
+    stops whatever it started."""
+
+    def submit(self, name: str, job: Job) -> None: ...
+
+    def ready(self) -> Iterator[str]: ...
+
+    def finish(self) -> Iterator[str]: ...
+
+    def close(self) -> None: ...
+
+
+def render_job(env: jinja2.Environment, job: Job, vocabulary: Vocabulary) -> str:
+    """The unformatted body of the file `job` describes."""
+    kind, value = job
+    if kind == "tool":
+        return _rendered(env, value, vocabulary)
+    if kind == "served":
+        return render_declaration(env, value)
+    if kind == "index":
+        return render_declarations(env, value)
+    if kind == "init":
+        return render_init(env, value)
+    assert kind == "text"
+    return str(value)
+
+
+class LocalRenderer:
+    """Renders here and formats with generator/format.py's Formatter (a pool on a cold run).
+    The compiler (jinja2, black) is imported at the first file: a run with nothing to render
+    never loads it."""
+
+    def __init__(self, vocabulary: Vocabulary) -> None:
+        self._vocabulary = vocabulary
+        self._started: tuple[jinja2.Environment, Formatter] | None = None
+
+    def submit(self, name: str, job: Job) -> None:
+        if self._started is None:
+            from generator.format import Formatter
+
+            self._started = environment(), Formatter()
+        env, formatter = self._started
+        formatter.submit(name, render_job(env, job, self._vocabulary))
+
+    def ready(self) -> Iterator[str]:
+        return self._started[1].ready() if self._started is not None else iter(())
+
+    def finish(self) -> Iterator[str]:
+        return self._started[1].finish() if self._started is not None else iter(())
+
+    def close(self) -> None:
+        if self._started is not None:
+            self._started[1].close()
+
+
+def _renderer(entries: list[Entry], vocabulary: Vocabulary, service: Renderer | None) -> Renderer:
+    """The service when it was started and the tools' files to render are few (an edit),
+    else a renderer here."""
+    if service is not None:
+        files = sum((e.kept[0] is None) + (e.kept[1] is None) for e in entries)
+        if files <= SERVICE_MAX_FILES and VOCABULARIES.get(vocabulary.name) is vocabulary:
+            return service
+        service.close()  # now: its worker must not take a core from the pool's
+    return LocalRenderer(vocabulary)
 
 
 def _note(notice: Notice) -> tuple[str, str, str, tuple[str, ...]]:
@@ -349,19 +441,20 @@ def _accepted(
     command: str,
     record: Record | None,
     listing: dict[str, os.DirEntry[str]] | None,
-) -> tuple[list[Entry], list[Notice], dict[str, tuple[Path, str]], dict[str, Read]]:
+    declarations: dict[str, os.DirEntry[str]] | None,
+) -> tuple[list[Entry], list[Notice], dict[str, tuple[Path, str]], dict[str, Read], str | None]:
     """Pass 1: every tool, checked and lowered where its file changed, else taken from the
     record of verified files or the package on disk; raises every refusal of the run at once.
 
     One refusal per file that cannot be read as declarations, else one per refused tool
     (its first: what the checker finds past it may only follow from it), in file order.
     Returns the tools, the warnings, the path and sha256 of each file with a tool to render
-    (pass 2 reads it again rather than holding every changed file's bytes), and the headers
-    read of the package on disk."""
-    files = _schema_files(schemas_dir)
+    (pass 2 reads it again rather than holding every changed file's bytes), the headers
+    read of the package on disk and the body of its `__init__.py` when it may be reused."""
+    files = _schema_files(schemas_dir, declarations)
     with _no_collection():
         known = [record.source(label) if record is not None else None for _, label, _ in files]
-        vouched, whole, read = _on_disk(out, current, known, record, listing)
+        vouched, whole, read, init = _on_disk(out, current, known, record, listing)
     told = _recorded(read, command)
     entries: list[Entry] = []
     warnings: list[Notice] = []
@@ -430,7 +523,7 @@ def _accepted(
         raise refusals[0]
     if refusals:
         raise Refusals(refusals)
-    return entries, warnings, sources, read
+    return entries, warnings, sources, read, init
 
 
 def _checked(
@@ -491,13 +584,24 @@ def _no_collection() -> Iterator[None]:
             gc.enable()
 
 
-def _schema_files(schemas_dir: Path) -> list[tuple[str, str, os.DirEntry[str]]]:
-    """generator/load.py's schema_files, each with its label (load.labeller) and its
-    directory entry: one listing, no call per file but a stat when the record asks for one."""
-    if not schemas_dir.is_dir():
-        schema_files(schemas_dir)  # raises its refusal: no such folder
+def declaration_files(schemas_dir: Path) -> dict[str, os.DirEntry[str]]:
+    """The `*.json` files of a declarations folder (name -> entry), from one listing. An entry
+    keeps its status once taken: a caller that looks at them before `build` (the CLI) and
+    pass 1 share one stat a file."""
     with os.scandir(schemas_dir) as listing:
-        found = {e.name: e for e in listing if e.name.endswith(".json") and e.is_file()}
+        return {e.name: e for e in listing if e.name.endswith(".json") and e.is_file()}
+
+
+def _schema_files(
+    schemas_dir: Path, found: dict[str, os.DirEntry[str]] | None
+) -> list[tuple[str, str, os.DirEntry[str]]]:
+    """generator/load.py's schema_files, each with its label (load.labeller) and its
+    directory entry (`found`: declaration_files, when listed already): one listing, no call
+    per file but a stat when the record asks for one."""
+    if found is None:
+        if not schemas_dir.is_dir():
+            schema_files(schemas_dir)  # raises its refusal: no such folder
+        found = declaration_files(schemas_dir)
     label = labeller()
     root = project_root(Path.cwd().resolve())
     try:
@@ -593,6 +697,8 @@ def _rendered(env: jinja2.Environment, declaration: Declaration, vocabulary: Voc
 
 def module_body(declaration: Declaration, keywords: str | Vocabulary = "subset") -> str:
     """One tool module's formatted body (no header), straight through the stages."""
+    from generator.format import format_source
+
     vocabulary = keywords if isinstance(keywords, Vocabulary) else VOCABULARIES[keywords]
     body = _rendered(environment(), declaration, vocabulary)
     return format_source(f"{module_name(declaration.name)}.py", body)
@@ -635,31 +741,31 @@ def _on_disk(
     known: list[Any],
     record: Record | None,
     listing: dict[str, os.DirEntry[str]] | None,
-) -> tuple[dict[str, Tool], set[int], dict[str, Read]]:
+) -> tuple[dict[str, Tool], set[int], dict[str, Read], str | None]:
     """The files of the package on disk that may be taken as they are (see the module
     docstring), or none: those the record's entries of declaration files (`known`) vouch
-    for, unread (name -> body sha256 and the record's tool they are of), and the headers of
+    for, unread (name -> body sha256 and the record's tool they are of), the headers of
     the others, read or taken from the record (name -> header and the status it was read
-    with). The package's __init__.py must name this generator's fingerprint and the digest
-    of exactly these files; a file that has our header but not an intact one (edited by
-    hand) makes the whole package render again."""
+    with), and the body of `__init__.py`. The package's __init__.py must name this
+    generator's fingerprint and the digest of exactly these files; a file that has our
+    header but not an intact one (edited by hand) makes the whole package render again."""
     index = _read(out / "__init__.py") if out is not None else None
     parsed = hdr.parse(index[0]) if index is not None else None
-    if out is None or parsed is None or parsed.fields.get("Generator") != current:
-        return {}, set(), {}
+    if out is None or index is None or parsed is None or parsed.fields.get("Generator") != current:
+        return {}, set(), {}, None
     try:
         if listing is None:
             with os.scandir(out) as entries:
                 listing = {e.name: e for e in entries if e.name.endswith(".py")}
     except OSError:
-        return {}, set(), {}
+        return {}, set(), {}, None
     vouched: dict[str, Tool] = {}
     whole: set[int] = set()  # the record's tools both of whose files it vouched for (by id: alive all run)
     bodies: dict[str, str] = {}
     try:
         folder = os.open(out, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     except OSError:
-        return {}, set(), {}
+        return {}, set(), {}, None
     try:
         for entry in known:
             for tool in entry[2] if entry is not None else ():
@@ -693,14 +799,14 @@ def _on_disk(
                 continue
             found = hdr.parse(got[0])
             if found is None:
-                return {}, set(), {}  # a generated file edited by hand: render everything again
+                return {}, set(), {}, None  # a generated file edited by hand: render everything again
             read[name] = (found, got[1])
             if record is not None and name.startswith("_"):  # a package file: no tool's module does
                 record.note_package_file(name, got[1], found)
     bodies.update((name, header.body_sha256) for name, (header, _) in read.items())
     if parsed.fields.get("Package sha256") != hdr.package_digest(bodies):
-        return {}, set(), {}
-    return vouched, whole, read
+        return {}, set(), {}, None
+    return vouched, whole, read, hdr.split(index[0])[1]
 
 
 __all__ = ["Build", "Declaration", "Entry", "Sink", "build", "fingerprint", "module_body", "render_tool"]

@@ -12,9 +12,10 @@ import shlex
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
@@ -27,8 +28,7 @@ from generator.textui import coloured_diff, counted
 from generator.vocabulary import VOCABULARIES
 
 if TYPE_CHECKING:
-    from generator import snapshot as snapshot_module
-    from generator.build import Build
+    from generator.build import Build, Renderer
     from generator.readers.auditrun import AuditRun
     from generator.readers.package import Package
     from generator.write import Plan
@@ -36,20 +36,22 @@ if TYPE_CHECKING:
 _PROGRESS_BYTES = 1 << 20  # files larger than this get a progress bar even off a terminal
 _SUPPORT_FILES = frozenset({"__init__.py", "_support.py", "_declarations.py", "_paths.py"})
 
-# Defaults come from the project's [tool.toolgen] table, else these (generator/config.py).
-_schemas_option = click.option(
+# Defaults come from the project's [tool.toolgen] table, else these (generator/config.py): an
+# option not given is None, so that the table can supply it.
+_Command = TypeVar("_Command", bound=Callable[..., Any])
+
+
+def _folder_option(*names: str, help: str) -> Callable[[_Command], _Command]:
+    return click.option(*names, metavar="DIR", type=click.Path(path_type=Path), help=help)
+
+
+_schemas_option = _folder_option(
     "--schemas",
-    default=None,
-    metavar="DIR",
-    type=click.Path(path_type=Path),
     help="Folder of tool declarations (*.json): OpenAI, Anthropic or MCP form, one or many tools "
     "a file.  [default: [tool.toolgen] schemas, else tool_schemas]",
 )
-_out_option = click.option(
+_out_option = _folder_option(
     "--out",
-    default=None,
-    metavar="DIR",
-    type=click.Path(path_type=Path),
     help="Folder of the generated package (its import name is the folder's name).  "
     "[default: [tool.toolgen] out, else generated]",
 )
@@ -59,23 +61,18 @@ _strict_option = click.option(
 _keywords_option = click.option(
     "--keywords",
     type=click.Choice(["subset", "extended"]),
-    default=None,
     help="Keyword mode: subset (validation.md) or extended (also $ref, allOf/anyOf/oneOf, const, "
     "bounds, pattern: extended.md).  [default: [tool.toolgen] keywords, else subset]",
 )
-_package_option = click.option(
+_package_option = _folder_option(
     "--package",
     "--out",
     "package",
-    default=None,
-    metavar="DIR",
-    type=click.Path(path_type=Path),
     help="Folder of the generated package to use, e.g. a vendored copy (--out is the same).  "
     "[default: [tool.toolgen] out, else generated, at the project root]",
 )
 _allow_option = click.option(
     "--allow",
-    default=None,
     metavar="KINDS",
     help="Comma-separated warnings that do not fail --strict and are not printed: warning kinds "
     "(not-enforced, unchecked-keys, ...) or keywords reported as not enforced (default, format, "
@@ -213,14 +210,36 @@ def check(
 
 def _generate(options: Settings, check: bool, strict: bool, color: bool | None) -> None:
     # Imported here: the compiler (jinja2, black) costs a third of a second to import, which
-    # the reading commands (validate, explain, audit) should not pay.
+    # the reading commands (validate, explain, audit) should not pay. generator.build itself
+    # imports neither: a renderer does, when it first renders.
+    from generator.overlap import Service, edited  # (and generator.build, which the worker inherits)
+
+    declarations = _declarations(options)
+    # When a declaration changed since the package was written (an edit to render), a worker
+    # that imports the compiler and renders pass 2's files starts now, on two or more cores,
+    # so that its start-up overlaps pass 1 (generator/overlap.py).
+    service = Service.start(options.keywords) if edited(options.schemas, declarations, options.out) else None
+    try:
+        _generate_with(options, check, strict, color, declarations, service)
+    finally:
+        if service is not None:
+            service.close()
+
+
+def _generate_with(
+    options: Settings,
+    check: bool,
+    strict: bool,
+    color: bool | None,
+    declarations: dict[str, os.DirEntry[str]],
+    service: Renderer | None,
+) -> None:
     from generator.build import build, fingerprint
     from generator.verified import Record, long_lived
     from generator.write import OutputError, Staging, check_output_folder, locked
 
     started = time.perf_counter()
     schemas, out = options.schemas, options.out
-    _has_declarations(options)
     try:
         check_output_folder(out, schemas)
         _importable(out)  # after the safety checks, whose reasons matter more
@@ -249,6 +268,8 @@ def _generate(options: Settings, check: bool, strict: bool, color: bool | None) 
                 sink=staging,
                 record=record,
                 listing=listing,
+                service=service,
+                declarations=declarations,
             )
             shown = [w for w in result.warnings if not _is_allowed(w, options.allow)]
             if shown:  # one write, not one per warning: a large catalogue has thousands
@@ -273,14 +294,16 @@ def _generate(options: Settings, check: bool, strict: bool, color: bool | None) 
     click.echo(_summary(todo, result, time.perf_counter() - started))
 
 
-def _has_declarations(options: Settings) -> None:
-    """Refuse, before any work, a folder that is not there or could only give an empty package."""
-    schemas = options.schemas
+def _declarations(options: Settings) -> dict[str, os.DirEntry[str]]:
+    """The declaration files (generator/build.py `declaration_files`, which pass 1 then uses);
+    refused, before any work, a folder that is not there or could only give an empty package."""
+    from generator.build import declaration_files
+
     _schemas_exist(options)
-    with os.scandir(schemas) as listing:  # stops at the first: a folder may hold thousands
-        found = any(e.name.endswith(".json") and e.is_file() for e in listing)
+    found = declaration_files(options.schemas)
     if not found:
-        _fail(f"{schemas.as_posix()}: no *.json declarations in this folder; nothing written")
+        _fail(f"{options.schemas.as_posix()}: no *.json declarations in this folder; nothing written")
+    return found
 
 
 def _schemas_exist(options: Settings) -> None:
@@ -469,12 +492,9 @@ def validate(tool: str | None, arguments: str, package: Path | None) -> None:
     out = options.out
     loaded = _package(options)
     if tool not in loaded.TOOL_NAMES:
-        meant = _misspelt(tool, loaded)
-        if meant:
-            _say(f"{tool}: no validator in {out.as_posix()}/; did you mean {meant}?")
-            sys.exit(1)
-        _say(f"{tool}: no validator in {out.as_posix()}/ (not a built-in tool); passes through unvalidated")
-        return
+        line, passes = _no_validator(tool, loaded, f" in {out.as_posix()}/")
+        _say(line)
+        sys.exit(0 if passes else 1)
     message = loaded.validate(tool, args)
     mode = getattr(loaded, "KEYWORDS", "subset")
     # Subset mode's output is unchanged; a package generated with --keywords extended says so.
@@ -493,11 +513,15 @@ def _say(text: str) -> None:
     click.echo(text.encode("utf-8", "backslashreplace").decode("utf-8"))
 
 
-def _misspelt(tool: str, package: Package) -> str:
-    """`list_issues`, or `a` or `b`: the validated names `tool` is probably a typo of."""
+def _no_validator(tool: str, package: Package, where: str = "") -> tuple[str, bool]:
+    """The result line for a tool `package` has no validator for, and whether the call passes:
+    it does through unvalidated, unless the name is a typo of a validated one."""
     from generator.readers.didyoumean import meant
 
-    return meant(tool, package.TOOL_NAMES)
+    typo_of = meant(tool, package.TOOL_NAMES)
+    if typo_of:
+        return f"{tool}: no validator{where}; did you mean {typo_of}?", False
+    return f"{tool}: no validator{where} (not a built-in tool); passes through unvalidated", True
 
 
 def _validate_lines(options: Settings) -> None:
@@ -531,10 +555,7 @@ def _one_line(line: str, package: Package) -> tuple[str, bool]:
     if not isinstance(tool, str):
         return "error: the tool name is not a string", False
     if tool not in package.TOOL_NAMES:
-        meant = _misspelt(tool, package)
-        if meant:
-            return f"{tool}: no validator; did you mean {meant}?", False
-        return f"{tool}: no validator (not a built-in tool); passes through unvalidated", True
+        return _no_validator(tool, package)
     issues = package.issues(tool, args)
     if not issues:
         return f"{tool}: valid", True
@@ -579,7 +600,6 @@ def explain(tool: str, schemas: Path | None, keywords: str | None) -> None:
 @click.option(
     "--jobs",
     type=click.IntRange(min=1),
-    default=None,
     metavar="N",
     help="Replay in N processes.  [default: the cores this process may use, within TOOLGEN_JOBS]",
 )
@@ -699,7 +719,8 @@ def import_(
     from generator.write import OutputError
 
     options = _settings(schemas=schemas)
-    given = bool(sources or commands)
+    # The sources as given, for the fix of drift: those of [tool.toolgen] are not repeated.
+    given = [*sources, *(word for command in commands for word in ("--stdio", command))]
     if not given:
         sources, commands = options.imports, options.import_stdio
     if not (sources or commands):
@@ -710,16 +731,20 @@ def import_(
     folder = options.schemas
     try:
         tools = collect(sources, commands, options.root, timeout)
-        if check:
-            plan = snapshot.check(folder, tools)
-        else:
-            started = time.perf_counter()
-            plan = snapshot.write(folder, tools)
+        started = time.perf_counter()
+        plan = snapshot.check(folder, tools) if check else snapshot.write(folder, tools)
     except (ImportRefused, OutputError) as exc:
         _fail(str(exc))
-    if check:
-        _report_import_drift(plan, options, sources if given else (), commands if given else (), color)
+    if check and plan.in_sync:
+        click.echo(f"{folder.as_posix()}: in sync with the code ({counted(len(plan.owners), 'tool')})")
         return
+    if check:
+        words = [_program(), "import", *given]
+        if "schemas" in options.explicit:
+            words += ["--schemas", folder.as_posix()]
+        groups = {"changed": plan.changed, "new": plan.new, "removed": plan.removed}
+        advice = f"declarations are out of sync with the code; run: {shlex.join(words)}"
+        _out_of_sync(folder, snapshot.diff(plan), groups, advice, color)  # exit 1
     # Counted in tools, so the manifest is left out: `owners` has one declaration file a tool.
     changed = sum(n in plan.owners for n in plan.changed)
     new = sum(n in plan.owners for n in plan.new)
@@ -729,26 +754,3 @@ def import_(
         f"{new} new, {unchanged} unchanged, {len(plan.removed)} removed"
         f" in {time.perf_counter() - started:.1f}s"
     )
-
-
-def _report_import_drift(
-    plan: snapshot_module.Snapshot,
-    options: Settings,
-    sources: tuple[str, ...],
-    commands: tuple[str, ...],
-    color: bool | None,
-) -> None:
-    from generator import snapshot
-
-    folder = options.schemas
-    if plan.in_sync:
-        click.echo(f"{folder.as_posix()}: in sync with the code ({counted(len(plan.owners), 'tool')})")
-        return
-    words = [_program(), "import", *sources]
-    for command in commands:
-        words += ["--stdio", command]
-    if "schemas" in options.explicit:
-        words += ["--schemas", folder.as_posix()]
-    groups = {"changed": plan.changed, "new": plan.new, "removed": plan.removed}
-    advice = f"declarations are out of sync with the code; run: {shlex.join(words)}"
-    _out_of_sync(folder, snapshot.diff(plan), groups, advice, color)

@@ -32,17 +32,22 @@ def usable_workers() -> int:
     return min(cores(), int(setting) if setting.isdigit() and int(setting) > 0 else cores())
 
 
+def can_fork() -> bool:
+    """Whether a worker may be forked from this process, to start with its imports already done
+    (in milliseconds): only on Linux (macOS system libraries do not survive a fork) and not
+    from a process with other threads (a lock one of them holds would stay held in the child)."""
+    methods = multiprocessing.get_all_start_methods()
+    return sys.platform.startswith("linux") and "fork" in methods and threading.active_count() == 1
+
+
 def pool_context(preload: Sequence[str]) -> multiprocessing.context.BaseContext:
     """The start method for worker processes; `preload` names modules a fork server imports
     once, so that each worker starts with them."""
-    # fork: the workers start with the parent's imports already done, in milliseconds. Only
-    # on Linux (macOS system libraries do not survive a fork) and not from a process with
-    # other threads (a lock one of them holds would stay held in the child): there a fork
-    # server, started clean, does the forking; spawn where neither exists (Windows).
-    methods = multiprocessing.get_all_start_methods()
-    if sys.platform.startswith("linux") and "fork" in methods and threading.active_count() == 1:
+    # fork where it can (can_fork); else a fork server, started clean, does the forking;
+    # spawn where neither exists (Windows).
+    if can_fork():
         return multiprocessing.get_context("fork")
-    if "forkserver" in methods:
+    if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(list(preload))
         return context

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
-
-import jinja2
+from typing import TYPE_CHECKING, Any
 
 from generator.openai_strict import qualifies
 from generator.plan import ModulePlan, paired
 from generator.shapes import describe
 from generator.support import SUPPORT as SUPPORT
 from generator.support import TEMPLATES as TEMPLATES
+
+if TYPE_CHECKING:  # imported when an environment is made: a run that renders nothing never loads it
+    import jinja2
 
 # The templates are package data of `generator` (in this repository, generator/templates links
 # to the top-level templates/ folder): found the same way in a checkout and in a wheel.
@@ -67,6 +68,8 @@ def doc_text(value: Any) -> str:
 
 
 def environment() -> jinja2.Environment:
+    import jinja2
+
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
         trim_blocks=True,

@@ -10,7 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 import generated
-from generator.cli import _misspelt, main
+from generator.cli import main
+from generator.readers.didyoumean import meant as validate_meant
 from generator.readers.explain import suggest
 from runtime import ToolExecutor
 from runtime.failures import EVENT
@@ -38,12 +39,6 @@ CASES = [
 ]
 
 
-class Package:
-    """The little of a package `_misspelt` reads."""
-
-    TOOL_NAMES = frozenset(KNOWN)
-
-
 @pytest.mark.parametrize(("name", "expected"), CASES)
 def test_the_runtime_and_validate_suggest_the_same_names(name: str, expected: list[str]) -> None:
     assert close_names(name, KNOWN) == suggest(name, KNOWN, close_only=True) == expected
@@ -51,7 +46,9 @@ def test_the_runtime_and_validate_suggest_the_same_names(name: str, expected: li
 
 @pytest.mark.parametrize(("name", "expected"), CASES)
 def test_the_runtime_and_validate_say_it_the_same_way(name: str, expected: list[str]) -> None:
-    assert meant(name, KNOWN) == _misspelt(name, Package()) == " or ".join(f"`{n}`" for n in expected)  # type: ignore[arg-type]
+    # validate words it with didyoumean.meant over the package's TOOL_NAMES (a frozenset).
+    worded = " or ".join(f"`{n}`" for n in expected)
+    assert meant(name, KNOWN) == validate_meant(name, frozenset(KNOWN)) == worded
 
 
 def test_a_misspelt_call_gets_the_same_suggestion_from_validate_and_the_executor(
