@@ -29,9 +29,10 @@ Nothing here spells code: templates/collector.j2 does, from these records.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from graphlib import TopologicalSorter
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from generator.ir import Choice, ToolModule
+from generator.ir import Bound, Choice, ToolModule
 from generator.names import identifier
 from generator.vocabulary import Keyword, Vocabulary
 
@@ -77,17 +78,8 @@ class BoundTest:
     extra: str = ""  # the compiled pattern or the Fraction constant
 
 
-class _Exact:
-    exact: str  # a JSON type tested first by its exact Python type ("": none)
-
-    @property
-    def exact_type(self) -> str:
-        """The Python type of the `exact` JSON type, when it is one ("" for number, integer)."""
-        return _EXACT.get(self.exact, "")
-
-
 @dataclass
-class Call(_Exact):
+class Call:
     """A call of a generated function on `x` (candidates) or a child value (descents)."""
 
     function: str
@@ -212,7 +204,6 @@ class Switch:
 
     form: ClassVar[str] = "switch"
 
-    uid: int
     admits: list[tuple[str, ...]]  # Ti per branch
     expected: str
     on_branch: list[Steps | Choose | Switch | Reuse] = field(default_factory=list)
@@ -223,14 +214,13 @@ Body = Steps | Choose | Switch | Reuse
 
 
 @dataclass
-class Function(_Exact):
+class Function:
     name: str
     kind: str  # "visit" or "branch"
     depth: bool = False
     pre: list[TypeTest] = field(default_factory=list)
     body: Body | None = None
     memo: bool = False  # takes the memo argument
-    uses_t: bool = False
     calls: list[Call] = field(default_factory=list)  # every call it makes (for `memo`)
     # Written as `_collect_<name>(x, p, mis, une, typ, inv)` too: the visit appending each
     # issue, worded, to the list of its kind at once, `p` the rendered path (see _directs).
@@ -242,8 +232,20 @@ class Function(_Exact):
     # is then an exact-type test first, the JSON type found only for a value that fails it).
     kinds: frozenset[str] = frozenset()
     exact: str = ""
-    reads_t: bool = False  # its body reads `t`
     inline: bool = False  # one exact type test, written in place at every direct call
+
+    @property
+    def uses_t(self) -> bool:
+        """Its list form reads the value's JSON type `t`: a type test, a bound, a choice."""
+        body = self.body
+        steps = isinstance(body, Steps) and bool(body.types or body.bounds)
+        return bool(self.pre) or steps or isinstance(body, Choose | Switch)
+
+    @property
+    def reads_t(self) -> bool:
+        """Its direct form's body reads `t` (a type test, a bound's guard, a choice)."""
+        body = self.body
+        return not isinstance(body, Steps) or bool(body.types) or any(not body.only(k) for k in body.bounds)
 
     @property
     def root_pre(self) -> list[TypeTest]:
@@ -264,7 +266,7 @@ class CollectorPlan:
     """The collector functions and constants of one extended-mode module."""
 
     def __init__(
-        self, tool: ToolModule, patterns: dict[str, str], taken: set[str], fast: FastPlan | None = None
+        self, tool: ToolModule, patterns: dict[str, str], taken: set[str], fast: FastPlan
     ) -> None:
         self.tool = tool
         self.fast = fast  # the module's FastPlan: its tests let descents skip valid values
@@ -278,10 +280,8 @@ class CollectorPlan:
         self.constants: list[Constant] = []
         self._constant_of: dict[Any, str] = {}
         self._uid = 0
-        self.depth = bool(tool.recursive)
         self.root = self.visit(self.nodes[""].group, "args")
-        if not self.depth and self._height(self.root.name) > DEPTH_LIMIT:
-            self.depth = True
+        self.depth = bool(tool.recursive) or self._height(self.root.name) > DEPTH_LIMIT
         for function in self.functions:
             if function.kind == "visit":
                 function.depth = self.depth
@@ -338,7 +338,7 @@ class CollectorPlan:
         self.by_name[function.name] = function
         function.pre = self._types(members)
         memoized = kind == "branch"
-        function.body = self._resolve(function, members, start, 0, later, later, word, memoized)
+        function.body = self._resolve(function, members, start, 0, later, word, memoized)
         return function
 
     def _types(self, group: list[str]) -> list[TypeTest]:
@@ -352,11 +352,11 @@ class CollectorPlan:
         position: int,
         k: int,
         extra: frozenset[str],
-        later: frozenset[str],
         word: str,
         memoized: bool,
     ) -> Body:
-        """The interpreter's loop over the group's combinators from (position, k), unrolled."""
+        """The interpreter's loop over the group's combinators from (position, k), unrolled;
+        `extra`: names counted as declared (of combinators resolved later or not chosen)."""
         while position < len(group) and k >= len(self.nodes[group[position]].choices):
             position, k = position + 1, 0
         if position >= len(group):
@@ -365,18 +365,17 @@ class CollectorPlan:
         choice = pending[k]
         # the combinators still to resolve after this one: their names count as declared (E5)
         rests = [*pending[k + 1 :], *(c for a in group[position + 1 :] for c in self.nodes[a].choices)]
-        ahead = (later | extra).union(*(rest.names for rest in rests))
+        ahead = extra.union(*(rest.names for rest in rests))
         self._uid += 1
         choose = self._choose(choice)
         if _disjoint(choice):
-            switch = Switch(choose.uid, [a for a in choice.accepts if a is not None], choose.expected)
+            switch = Switch([a for a in choice.accepts if a is not None], choose.expected)
             for b, names in zip(choice.branches, switch.admits, strict=True):
                 members = list(self.nodes[b].group)
-                then = self._resolve(function, group + members, position, k + 1, extra, later, word, memoized)
+                then = self._resolve(function, group + members, position, k + 1, extra, word, memoized)
                 switch.on_branch.append(_narrowed(then, names))
-            switch.on_none = self._resolve(
-                function, group, position, k + 1, extra | frozenset(choice.names), later, word, memoized
-            )
+            on_none = extra | frozenset(choice.names)
+            switch.on_none = self._resolve(function, group, position, k + 1, on_none, word, memoized)
             return switch
         last = not rests
         for i, b in enumerate(choice.branches):
@@ -390,96 +389,71 @@ class CollectorPlan:
             if last and not any(self.nodes[m].choices for m in members):
                 choose.on_branch.append(Reuse(i))
             else:
-                choose.on_branch.append(
-                    self._resolve(function, group + members, position, k + 1, extra, later, word, True)
-                )
-        choose.on_none = self._resolve(
-            function, group, position, k + 1, extra | frozenset(choice.names), later, word, True
-        )
+                then = self._resolve(function, group + members, position, k + 1, extra, word, True)
+                choose.on_branch.append(then)
+        on_none = extra | frozenset(choice.names)
+        choose.on_none = self._resolve(function, group, position, k + 1, on_none, word, True)
         return choose
 
     def _choose(self, choice: Choice) -> Choose:
-        expected = dict.fromkeys(n for names in choice.accepts for n in names or ())
+        expected = " | ".join(dict.fromkeys(n for names in choice.accepts for n in names or ()))
         tags = tuple(choice.tags)
         tags_text = self._constant(f"{choice.tag}_tags", "tags_text", tags) if choice.tag is not None else ""
-        return Choose(
-            self._uid,
-            [],
-            choice.tag,
-            list(choice.tags),
-            tags_text,
-            list(choice.accepts),
-            " | ".join(expected),
-        )
+        return Choose(self._uid, [], choice.tag, list(tags), tags_text, list(choice.accepts), expected)
 
     def _steps(
         self, function: Function, group: list[str], extra: frozenset[str], word: str, memoized: bool
     ) -> Steps:
         nodes = [self.nodes[p] for p in group]
+        # step 2: each distinct const and enum once, in group order
+        distinct: dict[tuple[str, str], Any] = {}
+        for node in nodes:
+            if node.const:
+                distinct.setdefault(("const", repr(node.const[0])), node.const[0])
+            if node.enum is not None:
+                distinct.setdefault(("enum", repr(node.enum)), node.enum)
         values: list[ValueTest] = []
-        seen_values: set[tuple[str, str]] = set()
-        for node in nodes:
-            if node.const and ("const", repr(node.const[0])) not in seen_values:
-                seen_values.add(("const", repr(node.const[0])))
-                k = node.const[0]
-                text = self._constant(f"{word}_const", "const", k)
-                values.append(ValueTest("const", k, text))
-            if node.enum is not None and ("enum", repr(node.enum)) not in seen_values:
-                seen_values.add(("enum", repr(node.enum)))
-                members = tuple(node.enum)
-                name = self._constant(f"{word}_members", "members", members)
-                key = ("members_text", repr(members))
-                text = self._constant(f"{word}_enum", "members_text", None, key, members=name)
-                if all(isinstance(m, str) for m in members):
-                    # the fast path tests a str against it too: a member renamed is one line
-                    key = ("members_set", repr(members))
-                    self._constant(f"{word}_set", "members_set", None, key, members=name)
-                values.append(ValueTest("enum", members, text, name))
+        for (kind, shown), k in distinct.items():
+            if kind == "const":
+                values.append(ValueTest("const", k, self._constant(f"{word}_const", "const", k)))
+                continue
+            name = self._constant(f"{word}_members", "members", k)
+            text = self._constant(f"{word}_enum", "members_text", None, ("members_text", shown), members=name)
+            if all(isinstance(m, str) for m in k):
+                # the fast path tests a str against it too: a member renamed is one line
+                self._constant(f"{word}_set", "members_set", None, ("members_set", shown), members=name)
+            values.append(ValueTest("enum", k, text, name))
         bounds: dict[str, list[BoundTest]] = {}
-        seen: set[tuple[str, str]] = set()
-        for node in nodes:
-            for bound in node.bounds:
-                key = (bound.spec.name, repr(bound.value))
-                if key in seen:
-                    continue
-                seen.add(key)
-                text = ""
-                if bound.text:
-                    shared = ("bound", bound.spec.name, repr(bound.value))
-                    named = f"{word}_{bound.spec.name}"
-                    text = self._constant(named, "bound", bound.text, shared)
-                extra_name = ""
-                if bound.spec.macro == "pattern":
-                    assert bound.python is not None
-                    extra_name = self.patterns[bound.python]
-                elif bound.spec.macro == "multiple":
-                    extra_name = self._constant(f"{word}_step", "fraction", bound.value)
-                test = BoundTest(bound.spec, bound.value, text, extra_name)
-                bounds.setdefault(bound.spec.constrains, []).append(test)
+        distinct_bounds: dict[tuple[str, str], Bound] = {}  # step 3: each distinct bound once
+        for bound in (b for n in nodes for b in n.bounds):
+            distinct_bounds.setdefault((bound.spec.name, repr(bound.value)), bound)
+        for (keyword, shown), bound in distinct_bounds.items():
+            text = ""
+            if bound.text:
+                text = self._constant(f"{word}_{keyword}", "bound", bound.text, ("bound", keyword, shown))
+            extra_name = ""
+            if bound.spec.macro == "pattern":
+                assert bound.python is not None
+                extra_name = self.patterns[bound.python]
+            elif bound.spec.macro == "multiple":
+                extra_name = self._constant(f"{word}_step", "fraction", bound.value)
+            test = BoundTest(bound.spec, bound.value, text, extra_name)
+            bounds.setdefault(bound.spec.constrains, []).append(test)
         objects: Objects | None = None
         if any(n.object_like for n in nodes):
             required = list(dict.fromkeys(r for n in nodes for r in n.required))
-            properties: list[tuple[str, Call]] = []
-            for node in nodes:
-                for name, sub in node.properties:
-                    properties.append((name, self._descend(function, sub, name, memoized)))
+            declares = [(name, sub) for n in nodes for name, sub in n.properties]
+            properties = [(name, self._descend(function, sub, name, memoized)) for name, sub in declares]
             ordered = [name for n in nodes for name in [*(p for p, _ in n.properties), *n.required]]
             ordered = list(dict.fromkeys([*ordered, *sorted(extra)]))
-            declared = frozenset(ordered)
             declared_name = ""
-            if declared:
-                one_set = ("declared", tuple(sorted(declared)))  # one constant, whatever the order
+            if ordered:
+                one_set = ("declared", tuple(sorted(ordered)))  # one constant, whatever the order
                 declared_name = self._constant(f"{word}_declared", "declared", tuple(ordered), one_set)
-            opened = any(n.open for n in nodes)
             extras = [n.extra for n in nodes if n.extra is not None]
-            allowed = opened or any(e is True for e in extras)
-            schemas: list[Call] = []
-            if not allowed:
-                schemas = [
-                    self._descend(function, e, f"{word}_value", memoized)
-                    for e in extras
-                    if isinstance(e, str)
-                ]
+            allowed = any(n.open for n in nodes) or any(e is True for e in extras)
+            pointers = [] if allowed else [e for e in extras if isinstance(e, str)]
+            schemas = [self._descend(function, e, f"{word}_value", memoized) for e in pointers]
             unexamined = allowed and not self.tool.vocabulary.strict_keys
             objects = Objects(required, properties, declared_name, allowed, schemas, unexamined)
             if objects.examines_nothing:
@@ -499,10 +473,9 @@ class CollectorPlan:
         group = self.nodes[pointer].group
         callee = self.visit(group, word)
         call = Call(callee.name, memoized=memoized, descent=True)
-        if self.fast is not None:
-            fv = self.fast.values.get((*group, "resolved 0"))
-            if fv is not None and not fv.fallback and not fv.empty and (fv.helper or _inline(fv)):
-                call.fast = fv
+        fv = self.fast.values.get((*group, "resolved 0"))
+        if fv is not None and not fv.fallback and not fv.empty and (fv.helper or _inline(fv)):
+            call.fast = fv
         function.calls.append(call)
         return call
 
@@ -510,29 +483,14 @@ class CollectorPlan:
 
     def _height(self, start: str) -> int:
         """The longest chain of descents below the root (no recursion: a DAG)."""
+        callees = {f.name: {c.function for c in f.calls} for f in self.functions}
         heights: dict[str, int] = {}
-        order: list[str] = []
-        stack = [(start, False)]
-        while stack:
-            name, done = stack.pop()
-            if done:
-                order.append(name)
-                continue
-            if name in heights:
-                continue
-            heights[name] = 0
-            stack.append((name, True))
-            for call in self.by_name[name].calls:
-                stack.append((call.function, False))
-        for name in order:
-            heights[name] = max(
-                (heights[c.function] + (1 if c.descent else 0) for c in self.by_name[name].calls), default=0
-            )
+        for name in TopologicalSorter(callees).static_order():  # callees first
+            calls = self.by_name[name].calls
+            heights[name] = max((heights[c.function] + c.descent for c in calls), default=0)
         return heights[start]
 
     def _settle(self) -> None:
-        for function in self.functions:
-            function.uses_t = bool(function.pre) or _uses_t(function.body)
         changed = True
         while changed:
             changed = False
@@ -589,13 +547,12 @@ class CollectorPlan:
         for function in self.functions:
             function.listed = function.name in listed or not function.direct
             if function.direct:
-                function.reads_t = _reads_t(function.body)
                 only = function.pre[0].names if len(function.pre) == 1 else ()
-                if len(only) == 1 and only[0] in _EXACT and not function.reads_t:
+                if len(only) == 1 and only[0] != "null" and not function.reads_t:
                     function.exact = only[0]
                     body = function.body
                     if not function.root and isinstance(body, Steps):
-                        function.inline = (body.nothing or body.one_enum is not None) and not function.depth
+                        function.inline = body.nothing or body.one_enum is not None
         for function in self.direct:
             for call in function.calls:
                 callee = self.by_name[call.function]
@@ -632,9 +589,9 @@ class CollectorPlan:
         those tested before it (a valid value's visit finds nothing). Empty when the fast
         path does not test the arguments member by member in the collector's order, or the
         visit is not one direct object visit."""
-        fast = self.fast.root if self.fast is not None else None
+        fast = self.fast.root
         body = self.root.body
-        if fast is None or fast.obj is None or fast.alternatives is not None or fast.fallback:
+        if fast.obj is None or fast.alternatives is not None or fast.fallback:
             return {}
         if not (self.root.direct and isinstance(body, Steps) and body.objects is not None):
             return {}
@@ -678,24 +635,19 @@ class CollectorPlan:
         """The module calls `_paths`: a list visit, a direct visit's number bound (finite),
         uniqueItems (repeat), or a list visit's issues handed over (dispatch); the fast
         path's multipleOf and uniqueItems."""
-        if self.emitted:
-            return True
-        if any(b.spec.macro in _HELPED for n in self.nodes.values() for b in n.bounds):
-            return True
-        for function in self.direct:
-            if any(c.descent and not (c.direct or c.silent) for c in function.calls):
-                return True
-            if any("number" in s.bounds for s in _all_steps(function.body)):
-                return True
-        return False
+        helped = any(b.spec.macro in _HELPED for n in self.nodes.values() for b in n.bounds)
+        handed = any(c.descent and not (c.direct or c.silent) for f in self.direct for c in f.calls)
+        finite = any("number" in s.bounds for f in self.direct for s in _all_steps(f.body))
+        return bool(self.emitted) or helped or handed or finite
 
 
-def numbered(base: str, taken: set[str]) -> str:
-    """`base`, else `base_2`, `base_3`...: the first not in `taken`, which takes it."""
-    candidate, n = base, 1
+def numbered(base: str, taken: set[str], suffix: str = "") -> str:
+    """`base`, else `base_2`, `base_3`... (each then `suffix`): the first not in `taken`, which
+    takes it."""
+    candidate, n = base + suffix, 1
     while candidate in taken:
         n += 1
-        candidate = f"{base}_{n}"
+        candidate = f"{base}_{n}{suffix}"
     taken.add(candidate)
     return candidate
 
@@ -740,12 +692,6 @@ def _in_type_order(bounds: dict[str, list[BoundTest]], vocabulary: Vocabulary) -
     return {t: bounds[t] for t in order if t in bounds}
 
 
-# The JSON types whose values decoded from JSON have exact Python types to test first: the
-# one type of each (a number is an int or a float, an integer an int or an integral float,
-# both spelled by the template); `null` is one value, tested by `t` like any other.
-_EXACT = {"object": "dict", "array": "list", "string": "str", "boolean": "bool", "number": "", "integer": ""}
-
-
 def _kinds(body: Body | None) -> frozenset[str]:
     """The lists a direct visit's body appends to, or hands to the visits it calls."""
     found = {"typ"} if isinstance(body, Switch) else set()
@@ -778,13 +724,6 @@ def _filled(call: Call) -> set[str]:
     return {"typ", "inv"} if call.enum else {"typ"}
 
 
-def _reads_t(body: Body | None) -> bool:
-    """The body reads the value's JSON type `t` (a type test, a bound's guard, a choice)."""
-    if not isinstance(body, Steps):
-        return True
-    return bool(body.types) or any(not body.only(k) for k in body.bounds)
-
-
 def _narrowed(body: Body, names: tuple[str, ...]) -> Body:
     """`body` where the value is known to satisfy the type `names`: that test is not written
     again, and steps for the JSON types it excludes go."""
@@ -805,17 +744,10 @@ def _restrict(steps: Steps, known: frozenset[str]) -> None:
 def _disjoint(choice: Choice) -> bool:
     """No two branches admit one JSON type (`integer` counted as `number`), each admitting
     some declared types, and no discriminator (E5 rule 2 could name any branch)."""
-    if choice.tag is not None:
+    if choice.tag is not None or None in choice.accepts:
         return False
-    seen: set[str] = set()
-    for names in choice.accepts:
-        if names is None:
-            return False
-        kinds = _kinds_of(names)
-        if kinds & seen:
-            return False
-        seen |= kinds
-    return True
+    kinds = [_kinds_of(names) for names in choice.accepts if names is not None]
+    return sum(map(len, kinds)) == len(frozenset().union(*kinds))  # no type counted twice
 
 
 def _kinds_of(names: tuple[str, ...]) -> frozenset[str]:
@@ -838,11 +770,3 @@ def _all_steps(body: Body | None) -> list[Steps]:
         found = [s for b in body.on_branch for s in _all_steps(b)]
         return found + _all_steps(body.on_none)
     return []
-
-
-def _uses_t(body: Body | None) -> bool:
-    if isinstance(body, Choose | Switch):
-        return True
-    if isinstance(body, Steps):
-        return bool(body.types or body.bounds)
-    return False

@@ -48,13 +48,13 @@ def _json_name(pointer: str) -> str:
 
 @dataclass
 class ModulePlan:
-    """Names of a module's constants: one compiled pattern per distinct pattern,
-    `_<NAME>_PATTERN` from the JSON name of the first schema (in declaration order) using it."""
+    """A module's plan: its fast path, its collector, and one compiled pattern per distinct
+    pattern, `_<NAME>_PATTERN` from the JSON name of the first schema (in declaration order) using it."""
 
     tool: ToolModule
-    patterns: dict[str, str] = field(default_factory=dict)  # python spelling -> constant name
-    fast: FastPlan | None = None
-    collector: CollectorPlan | None = None
+    patterns: dict[str, str]  # python spelling -> constant name
+    fast: FastPlan
+    collector: CollectorPlan
 
     @property
     def number_bounds(self) -> bool:
@@ -63,27 +63,19 @@ class ModulePlan:
 
 
 def plan(tool: ToolModule) -> ModulePlan:
-    result = ModulePlan(tool)
+    patterns: dict[str, str] = {}
     taken: set[str] = set(_FIXED)
     for node in tool.nodes:
         for bound in node.bounds:
-            if bound.python is None or bound.python in result.patterns:
-                continue
-            word = identifier(_json_name(node.pointer)).upper()
-            candidate, n = f"{word}_PATTERN", 1
-            while candidate in taken:
-                n += 1
-                candidate = f"{word}_{n}_PATTERN"
-            taken.add(candidate)
-            result.patterns[bound.python] = f"_{candidate}"
-    result.fast = plan_fast(tool)
-    result.collector = CollectorPlan(
-        tool, result.patterns, taken | {"_NUMBER", "_INF", "_ONE", "_MANY"}, result.fast
-    )
+            if bound.python is not None and bound.python not in patterns:
+                word = identifier(_json_name(node.pointer)).upper()
+                patterns[bound.python] = "_" + numbered(word, taken, "_PATTERN")
+    fast = FastPlan(tool)
+    collector = CollectorPlan(tool, patterns, taken | {"_NUMBER", "_INF", "_ONE", "_MANY"}, fast)
     # A list visit proves a child valid with its helper (collector.j2, proven).
-    calls = [c for f in result.collector.functions for c in f.calls]
-    result.fast.embed({id(c.fast) for c in calls if c.fast is not None and not c.direct})
-    return result
+    calls = [c for f in collector.functions for c in f.calls]
+    fast.embed({id(c.fast) for c in calls if c.fast is not None and not c.direct})
+    return ModulePlan(tool, patterns, fast, collector)
 
 
 # ---------- the fast path ----------
@@ -191,17 +183,19 @@ class FastValue:
 
 @dataclass
 class FastPlan:
+    """The fast path of a module: the root's test, and its helpers in preorder."""
+
     tool: ToolModule
     values: dict[tuple[str, ...], FastValue] = field(default_factory=dict)
     helpers: list[FastValue] = field(default_factory=list)
     _building: set[tuple[str, ...]] = field(default_factory=set)
-    _names: set[str] = field(default_factory=set)
-    _nodes: dict[str, Node] = field(default_factory=dict)
-    root: FastValue | None = None
-    depth: bool = False  # some value is recursive: every helper checks the depth limit (E4)
+    _names: set[str] = field(default_factory=lambda: {"value", "message", "collect"})
 
     def __post_init__(self) -> None:
         self._nodes = {n.pointer: n for n in self.tool.nodes}
+        self.root = self.value("", "args")
+        # some value is recursive: every helper checks the depth limit (E4)
+        self.depth = any(v.recursive for v in self.values.values())
 
     def value(self, pointer: str, name: str) -> FastValue:
         return self.merged(self._nodes[pointer].group, name)
@@ -279,7 +273,7 @@ class FastPlan:
           where its statements fall through when it passes. Not in a tool with a depth
           limit, where each helper counts one level of nesting; and at most `_IN_PLACE`
           values deep in one function (Python allows 20 nested loops, 100 indents)."""
-        order = list(self.helpers)
+        inlined: set[int] = set()  # by identity: two values may compare equal
         for fv in self.values.values():
             if fv.alternatives is None or fv.recursive:
                 continue
@@ -288,32 +282,23 @@ class FastPlan:
             alone = len(heavy) == 1 and heavy[0].helper and not heavy[0].recursive
             if alone and light and len(light) + 1 == len(fv.alternatives):
                 fv.inlined = heavy[0]
-                self._drop(heavy[0])
-        if self.depth:
-            return
-        for fv in list(self.values.values()):
-            sites = [mv for _, mv in fv.obj.members] if fv.obj is not None else []
-            sites += fv.items if len(fv.items) == 1 else []
-            for site in sites:
-                if site.helper and site.users == 1 and id(site) not in called and _embeddable(site):
-                    site.embedded = True
-                    self._drop(site)
-        # A value too deep in place keeps its helper (whose body starts at depth 0 again).
-        tops = [self.root, *self.helpers] if self.root is not None else list(self.helpers)
-        kept = {id(h) for h in self.helpers}
-        while tops:
-            restored = _too_deep(tops.pop(), 0)
-            kept |= {id(v) for v in restored}
-            tops += restored
-        self.helpers = [h for h in order if id(h) in kept]
+                inlined.add(id(heavy[0]))
+        if not self.depth:
+            for fv in list(self.values.values()):
+                sites = [mv for _, mv in fv.obj.members] if fv.obj is not None else []
+                sites += fv.items if len(fv.items) == 1 else []
+                for site in sites:
+                    if site.helper and site.users == 1 and id(site) not in called and _embeddable(site):
+                        site.embedded = True
+            # A value too deep in place keeps its helper (whose body starts at depth 0 again).
+            tops = [self.root, *(h for h in self.helpers if not h.embedded and id(h) not in inlined)]
+            while tops:
+                top = tops.pop()
+                tops += _too_deep(top, 0)  # those restored are tops of their own helpers
+        self.helpers = [h for h in self.helpers if not h.embedded and id(h) not in inlined]
         for fv in self.values.values():
             if fv.embedded:
                 fv.helper = ""
-
-    def _drop(self, fv: FastValue) -> None:
-        """No helper is written for `fv` (by identity: two values may compare equal)."""
-        self.helpers = [h for h in self.helpers if h is not fv]
-
 
 _IN_PLACE = 6  # values written in place inside one another, at most
 
@@ -344,12 +329,3 @@ def _embeddable(fv: FastValue) -> bool:
     if fv.alternatives is not None:
         return False
     return (fv.obj is not None and fv.only("object")) or (bool(fv.items) and fv.only("array"))
-
-
-def plan_fast(tool: ToolModule) -> FastPlan:
-    """The fast path of a module: the root's test, and its helpers in preorder."""
-    result = FastPlan(tool)
-    result._names.update({"value", "message", "collect"})
-    result.root = result.value("", "args")
-    result.depth = any(v.recursive for v in result.values.values())
-    return result
