@@ -276,7 +276,7 @@ class CollectorPlan:
         self.by_name: dict[str, Function] = {}
         self._by_key: dict[Any, Function] = {}
         self._names: set[str] = set()
-        self._upper = taken
+        self._upper = taken  # module-level names, each without its leading underscore
         self.constants: list[Constant] = []
         self._constant_of: dict[Any, str] = {}
         self._uid = 0
@@ -300,12 +300,7 @@ class CollectorPlan:
         found = self._constant_of.get(key)
         if found is not None:
             return found
-        base = identifier(word).upper()
-        candidate, n = f"_{base}", 1
-        while candidate in self._upper or candidate[1:] in self._upper:
-            n += 1
-            candidate = f"_{base}_{n}"
-        self._upper.add(candidate)
+        candidate = "_" + numbered(identifier(word).upper(), self._upper)
         self._constant_of[key] = candidate
         self.constants.append(Constant(candidate, kind, value, **fields))
         return candidate
