@@ -514,9 +514,7 @@ class CollectorPlan:
         chooses no branch by candidates: issues then go straight into the collector's lists,
         as in the subset collector, with no list per visit, no path tuple and no dispatch.
         Not done for a tool with a depth limit (its visits count segments)."""
-        if self.depth:
-            return
-        if not _direct_body(self.root):
+        if self.depth or not _direct_body(self.root):
             return
         stack = [self.root]
         while stack:
