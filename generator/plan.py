@@ -252,10 +252,8 @@ class FastPlan:
             extra_values = [self.value(e, f"{name}_value") for e in extras if isinstance(e, str)]
             if any(n.open for n in nodes) or any(e is True for e in extras):
                 extra, extra_values = "allow", []
-            elif extra_values:
-                extra = "check"
             else:
-                extra = "forbid"
+                extra = "check" if extra_values else "forbid"
             optional = tuple(d for d in declared if d not in required)
             members = [(p, v) for p, v in members if not v.empty or v.key in self._building]
             fv.obj = FastObject(required, optional, members, extra, declared, extra_values)
