@@ -211,12 +211,11 @@ def build(
     entries, warnings, sources, read, init = _accepted(
         schemas_dir, vocabulary, reuse, fingerprint(keywords), command, record, listing, declarations
     )
-    collect = _Collect(reuse) if sink is None else None
-    out = sink if sink is not None else collect
-    assert out is not None
+    collect = _Collect(reuse)  # (left empty when there is a sink)
     renderer, index_source = _renderer(entries, vocabulary, service), display_name(schemas_dir)
+    out = sink if sink is not None else collect
     rendered = _emit(entries, sources, read, init, command, vocabulary, index_source, out, renderer)
-    return Build(collect.files if collect is not None else {}, tuple(entries), tuple(warnings), rendered)
+    return Build(collect.files, tuple(entries), tuple(warnings), rendered)
 
 
 def _emit(
@@ -289,24 +288,22 @@ def _emit(
         for entry in entries:
             tool_file, declaration_file = entry.files
             tool_body, declaration_body = entry.kept
-            if tool_body is not None and declaration_body is not None:  # both as they are on disk
-                keep(tool_file, tool_body)
-                keep(declaration_file, declaration_body)
-                continue  # (no text of its own: the next render or the end drains the queue)
-            if current[0] != entry.source:  # read again: a run holds no file's bytes
+            # Read again only for a file to render (a run holds no file's bytes); a file kept
+            # has no text of its own: the next render or the end drains the queue.
+            if None in entry.kept and current[0] != entry.source:
                 data = _reread(*sources[entry.source], entry.source)
                 current = (entry.source, declarations_in(data, entry.source))
-            declaration = current[1][entry.position]
             if tool_body is not None:
                 keep(tool_file, tool_body)
             else:
-                place(tool_file, entry.source, entry.source_sha, ("tool", declaration))
+                place(tool_file, entry.source, entry.source_sha, ("tool", current[1][entry.position]))
             if declaration_body is not None:
                 keep(declaration_file, declaration_body)
             else:
                 notes = tuple(_note(n) for n in entry.notices)
                 extra = _declaration_fields((entry.tool, entry.module, entry.position, entry.listed, notes))
-                place(declaration_file, entry.source, entry.source_sha, ("served", declaration), extra)
+                job = ("served", current[1][entry.position])
+                place(declaration_file, entry.source, entry.source_sha, job, extra)
         # Plain Python files copied as they are: the wording, and the list visits' helpers.
         for copied in (SUPPORT, PATHS):
             text = copied.read_bytes()
@@ -757,15 +754,12 @@ def _on_disk(
         if listing is None:
             with os.scandir(out) as entries:
                 listing = {e.name: e for e in entries if e.name.endswith(".py")}
+        folder = os.open(out, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     except OSError:
         return {}, set(), {}, None
     vouched: dict[str, Tool] = {}
     whole: set[int] = set()  # the record's tools both of whose files it vouched for (by id: alive all run)
     bodies: dict[str, str] = {}
-    try:
-        folder = os.open(out, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError:
-        return {}, set(), {}, None
     try:
         for entry in known:
             for tool in entry[2] if entry is not None else ():
