@@ -242,19 +242,18 @@ def _emit(
     init = [init_body] if init_body is not None else []
 
     def drain(results: Iterator[str]) -> None:
+        # (The queue never starts with a file kept: keep() queues one only behind a file
+        # being formatted, and the files kept behind each formatted one go out with it.)
         for text in results:
-            while waiting[0][1] is None:
-                sink.keep(waiting.popleft()[0])
             name, source, source_sha, extra = waiting.popleft()
             assert source is not None and source_sha is not None and extra is not None
             if name == "__init__.py":  # its header names every other file's digest: put last
                 init.append(text)
-                continue
-            whole = hdr.with_header(source, source_sha, text, extra, command)
-            bodies[name] = hdr.sha256(text)
-            sink.put(name, whole)
-        while waiting and waiting[0][1] is None:
-            sink.keep(waiting.popleft()[0])
+            else:
+                bodies[name] = hdr.sha256(text)
+                sink.put(name, hdr.with_header(source, source_sha, text, extra, command))
+            while waiting and waiting[0][1] is None:
+                sink.keep(waiting.popleft()[0])
 
     def keep(name: str, body_sha: str) -> None:
         bodies[name] = body_sha
@@ -536,13 +535,25 @@ def _checked(
     for position, declaration in enumerate(found):
         named = declaration.name if declaration.listed else ""
         try:
-            module, notices = _lowered(declaration, vocabulary, names, modules)
+            earlier = names.get(declaration.name)
+            if isinstance(earlier, str):  # a tool taken from the disk: all a refusal names is its file
+                names[declaration.name] = Declaration(earlier, "", declaration.name, None, None)
+            refusal = name_refusal(names, declaration)  # type: ignore[arg-type]  # (a Declaration for this name)
+            if refusal is not None:
+                raise refusal
+            _, checked = check(declaration, vocabulary)
+            module = module_name(declaration.name)
+            clash = modules.setdefault(module, declaration.file)
+            if clash != declaration.file:
+                raise DeclarationError(
+                    declaration.file, declaration.name_pointer, f"module name {module} clashes with {clash}"
+                )
         except DeclarationError as exc:
             refusals.append(exc.of_tool(named))
             continue
         # Only its name and where it is are needed past here (a later clash names them).
         names[declaration.name] = dataclasses.replace(declaration, parameters=None, raw=None)
-        notes = tuple(_note(n) for n in notices)
+        notes = tuple(_note(n) for n in checked.notices)
         tools.append((declaration.name, module, position, declaration.listed, notes, None, None, None, None))
     return tuple(tools)
 
@@ -660,30 +671,6 @@ def _told(module: str, fields: dict[str, str]) -> Tool | None:
     if not isinstance(tool, str) or module_name(tool) != module:
         return None
     return tool, module, position, listed, notes, None, None, None, None
-
-
-def _lowered(
-    declaration: Declaration,
-    vocabulary: Vocabulary,
-    names: dict[str, Declaration | str],
-    modules: dict[str, str],
-) -> tuple[str, tuple[Notice, ...]]:
-    """The module name of an accepted declaration and its warnings (nothing is lowered: pass 2
-    does that when it renders the module, so a run never holds every tool's IR)."""
-    earlier = names.get(declaration.name)
-    if isinstance(earlier, str):  # a tool taken from the disk: all a refusal names is its file
-        names[declaration.name] = Declaration(earlier, "", declaration.name, None, None)
-    refusal = name_refusal(names, declaration)  # type: ignore[arg-type]  # (a Declaration for this name)
-    if refusal is not None:
-        raise refusal
-    _, checked = check(declaration, vocabulary)
-    module = module_name(declaration.name)
-    clash = modules.setdefault(module, declaration.file)
-    if clash != declaration.file:
-        raise DeclarationError(
-            declaration.file, declaration.name_pointer, f"module name {module} clashes with {clash}"
-        )
-    return module, checked.notices
 
 
 def _rendered(env: jinja2.Environment, declaration: Declaration, vocabulary: Vocabulary) -> str:
