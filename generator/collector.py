@@ -82,17 +82,14 @@ class BoundTest:
 class Call:
     """A call of a generated function on `x` (candidates) or a child value (descents)."""
 
-    function: str
-    memo: bool = False  # the callee takes the memo
+    callee: Function
     memoized: bool = False  # this call site goes through the memo
     empty: bool = False  # the callee finds nothing but a depth issue: no call made
-    depth: bool = False  # (with `empty`) the depth check stays at the call site
     descent: bool = False  # a child value (not a candidate on the same value)
     # The fast test (generator/plan.py FastValue) that proves the child valid, so that it is
     # not visited: a helper (`helper`) or one inline condition; None when there is none.
     fast: FastValue | None = None
     direct: bool = False  # from a direct function to the callee's direct form
-    collect_name: str = ""  # the callee's direct form, when `direct`
     # A member of the arguments validate() tests (its name), up to the last one visited by a
     # call: the collector counts them off to know which were proven valid (see _resume).
     resume: str | None = None
@@ -116,7 +113,7 @@ class Call:
     @property
     def silent(self) -> bool:
         """A descent that can find nothing at all: not written."""
-        return self.descent and self.empty and not self.depth
+        return self.descent and self.empty and not self.callee.depth
 
 
 @dataclass
@@ -213,7 +210,7 @@ class Switch:
 Body = Steps | Choose | Switch | Reuse
 
 
-@dataclass
+@dataclass(eq=False)  # one per generated function, hashed by identity
 class Function:
     name: str
     kind: str  # "visit" or "branch"
@@ -273,7 +270,6 @@ class CollectorPlan:
         self.patterns = patterns
         self.nodes = {n.pointer: n for n in tool.nodes}
         self.functions: list[Function] = []
-        self.by_name: dict[str, Function] = {}
         self._by_key: dict[Any, Function] = {}
         self._names: set[str] = set()
         self._upper = taken  # module-level names, each without its leading underscore
@@ -281,7 +277,7 @@ class CollectorPlan:
         self._constant_of: dict[Any, str] = {}
         self._uid = 0
         self.root = self.visit(self.nodes[""].group, "args")
-        self.depth = bool(tool.recursive) or self._height(self.root.name) > DEPTH_LIMIT
+        self.depth = bool(tool.recursive) or self._height() > DEPTH_LIMIT
         for function in self.functions:
             if function.kind == "visit":
                 function.depth = self.depth
@@ -330,7 +326,6 @@ class CollectorPlan:
         function = Function(numbered(f"_{kind}_{identifier(named)}", self._names), kind)
         self._by_key[key] = function
         self.functions.append(function)
-        self.by_name[function.name] = function
         function.pre = self._types(members)
         memoized = kind == "branch"
         function.body = self._resolve(function, members, start, 0, later, word, memoized)
@@ -378,7 +373,7 @@ class CollectorPlan:
             accepts = choice.accepts[i]
             suffix = "_".join(accepts) if accepts is not None else "any"
             callee = self.function("branch", group + members, len(group), ahead, word, f"{word}_{suffix}")
-            call = Call(callee.name)
+            call = Call(callee)
             function.calls.append(call)
             choose.candidates.append(call)
             if last and not any(self.nodes[m].choices for m in members):
@@ -466,7 +461,7 @@ class CollectorPlan:
     def _descend(self, function: Function, pointer: str, word: str, memoized: bool) -> Call:
         group = self.nodes[pointer].group
         callee = self.visit(group, word)
-        call = Call(callee.name, memoized=memoized, descent=True)
+        call = Call(callee, memoized=memoized, descent=True)
         fv = self.fast.values.get((*group, "resolved 0"))
         if fv is not None and not fv.fallback and not fv.empty and (fv.helper or _inline(fv)):
             call.fast = fv
@@ -475,28 +470,26 @@ class CollectorPlan:
 
     # ---------- after every function is known ----------
 
-    def _height(self, start: str) -> int:
+    def _height(self) -> int:
         """The longest chain of descents below the root (no recursion: a DAG)."""
-        callees = {f.name: {c.function for c in f.calls} for f in self.functions}
-        heights: dict[str, int] = {}
-        for name in TopologicalSorter(callees).static_order():  # callees first
-            calls = self.by_name[name].calls
-            heights[name] = max((heights[c.function] + c.descent for c in calls), default=0)
-        return heights[start]
+        heights: dict[Function, int] = {}
+        callees = {f: [c.callee for c in f.calls] for f in self.functions}
+        for f in TopologicalSorter(callees).static_order():  # callees first
+            heights[f] = max((heights[c.callee] + c.descent for c in f.calls), default=0)
+        return heights[self.root]
 
     def _settle(self) -> None:
         changed = True
         while changed:
             changed = False
             for function in self.functions:
-                for call in function.calls:
-                    callee = self.by_name[call.function]
-                    call.memo, call.empty, call.depth = callee.memo, callee.empty, callee.depth
-                needs = any((c.memoized or c.memo) and not c.empty for c in function.calls)
+                needs = any((c.memoized or c.callee.memo) and not c.callee.empty for c in function.calls)
                 if needs != function.memo:
                     function.memo = needs
                     changed = True
-        for function in self.functions:  # the last pass above gave each call its callee's memo
+        for call in (c for f in self.functions for c in f.calls):  # before the bodies change below
+            call.empty = call.callee.empty
+        for function in self.functions:
             for steps in _all_steps(function.body):
                 steps.items = [c for c in steps.items if not c.silent]
                 o = steps.objects
@@ -517,27 +510,23 @@ class CollectorPlan:
         if self.depth or not _direct_body(self.root):
             return
         stack = [self.root]
+        pending: list[Function] = []  # the list visits that direct visits call
         while stack:
             function = stack.pop()
             if function.direct:
                 continue
             function.direct = True
-            for call in function.calls:
-                callee = self.by_name[call.function]
-                if not call.silent and _direct_body(callee):
-                    call.direct, call.collect_name = True, callee.collect_name
-                    stack.append(callee)
-        listed: set[str] = set()
-        pending = [
-            c.function for f in self.functions if f.direct for c in f.calls if not (c.direct or c.silent)
-        ]
+            for call in (c for c in function.calls if not c.silent):
+                call.direct = _direct_body(call.callee)
+                (stack if call.direct else pending).append(call.callee)
+        listed: set[Function] = set()
         while pending:
-            name = pending.pop()
-            if name not in listed:
-                listed.add(name)
-                pending += [c.function for c in self.by_name[name].calls]
+            callee = pending.pop()
+            if callee not in listed:
+                listed.add(callee)
+                pending += [c.callee for c in callee.calls]
         for function in self.functions:
-            function.listed = function.name in listed or not function.direct
+            function.listed = function in listed or not function.direct
             if function.direct:
                 only = function.pre[0].names if len(function.pre) == 1 else ()
                 if len(only) == 1 and only[0] != "null" and not function.reads_t:
@@ -547,7 +536,7 @@ class CollectorPlan:
                         function.inline = body.nothing or body.one_enum is not None
         for function in self.direct:
             for call in function.calls:
-                callee = self.by_name[call.function]
+                callee = call.callee
                 if call.direct and callee.inline:
                     call.exact, call.expected = callee.exact, callee.pre[0].expected
                     assert isinstance(callee.body, Steps)
@@ -565,7 +554,7 @@ class CollectorPlan:
         for name in o.required:
             o.missing_lines[name] = self._constant(f"{name}_missing", "missing_line", name)
         for name, call in o.properties:
-            callee = self.by_name[call.function]
+            callee = call.callee
             if not call.exact and call.direct and callee.exact:
                 call.exact, call.expected, call.visits = callee.exact, callee.pre[0].expected, True
             if call.exact:
