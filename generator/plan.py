@@ -131,7 +131,6 @@ class FastValue:
     """The fast test of one value against one completed group (or its alternatives)."""
 
     key: tuple[str, ...]
-    name: str  # JSON name (the words of its helper's name)
     types: list[tuple[str, ...]] = field(default_factory=list)  # each must hold
     possible: frozenset[str] | None = None  # JSON types left after `types` (None: any)
     consts: list[Any] = field(default_factory=list)
@@ -211,7 +210,7 @@ class FastPlan:
                 found.recursive = True
             found.users += 1
             return found
-        fv = FastValue(key, name)
+        fv = FastValue(key)
         self.values[key] = fv
         self._building.add(key)
         nodes = [self._nodes[p] for p in members]
