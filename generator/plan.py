@@ -93,7 +93,6 @@ def plan(tool: ToolModule) -> ModulePlan:
 @dataclass
 class FastObject:
     required: tuple[str, ...]  # distinct, group order
-    optional: tuple[str, ...]  # declared, not required
     members: list[tuple[str, FastValue]]  # (name, its test) per declaring schema, group order
     extra: str  # "allow" (open or additionalProperties true), "forbid", "check"
     declared: tuple[str, ...]
@@ -253,9 +252,8 @@ class FastPlan:
                 extra, extra_values = "allow", []
             else:
                 extra = "check" if extra_values else "forbid"
-            optional = tuple(d for d in declared if d not in required)
             members = [(p, v) for p, v in members if not v.empty or v.key in self._building]
-            fv.obj = FastObject(required, optional, members, extra, declared, extra_values)
+            fv.obj = FastObject(required, members, extra, declared, extra_values)
         if fv.may("array"):
             items = [self.value(n.items, f"{name}_item") for n in nodes if n.items is not None]
             fv.items = [v for v in items if not v.empty or v.key in self._building]
