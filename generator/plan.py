@@ -318,10 +318,9 @@ def _too_deep(fv: FastValue, depth: int) -> list[FastValue]:
 def _embeddable(fv: FastValue) -> bool:
     """Its tests are statements that fall through when it passes: an object or an array
     (so that no type test follows its body), or `Optional` of one (None, else the body)."""
-    if fv.recursive or fv.fallback:
+    if fv.recursive:
         return False
     if fv.inlined is not None:
         return _embeddable(fv.inlined)
-    if fv.alternatives is not None:
-        return False
+    # (a fallback or a union has neither an object nor items: FastPlan.fill is not run for it)
     return (fv.obj is not None and fv.only("object")) or (bool(fv.items) and fv.only("array"))
