@@ -570,11 +570,8 @@ class CollectorPlan:
         those tested before it (a valid value's visit finds nothing). Empty when the fast
         path does not test the arguments member by member in the collector's order, or the
         visit is not one direct object visit."""
-        fast = self.fast.root
-        body = self.root.body
-        if fast.obj is None or fast.alternatives is not None or fast.fallback:
-            return {}
-        if not (self.root.direct and isinstance(body, Steps) and body.objects is not None):
+        fast, body = self.fast.root, self.root.body  # fast.obj: neither a fallback nor a union
+        if fast.obj is None or not (self.root.direct and isinstance(body, Steps) and body.objects):
             return {}
         names = [name for name, _ in fast.obj.members]
         if len(set(names)) != len(names):
