@@ -181,11 +181,9 @@ class Choose:
     form: ClassVar[str] = "choose"
 
     uid: int
+    choice: Choice  # its tag, tags and Ti per branch (E5)
     candidates: list[Call]
-    tag: str | None
-    tags: tuple[Any, ...]
     tags_text: str  # constant
-    admits: tuple[tuple[str, ...] | None, ...]  # Ti per branch (None: every type)
     expected: str
     on_branch: list[Steps | Choose | Switch | Reuse] = field(default_factory=list)
     on_none: Steps | Choose | Switch | Reuse | None = None
@@ -357,16 +355,19 @@ class CollectorPlan:
         rests = [*pending[k + 1 :], *(c for a in group[position + 1 :] for c in self.nodes[a].choices)]
         ahead = extra.union(*(rest.names for rest in rests))
         self._uid += 1
-        choose = self._choose(choice)
+        expected = " | ".join(dict.fromkeys(n for names in choice.accepts for n in names or ()))
         on_none = extra | frozenset(choice.names)  # no branch selected: its names count as declared
         if _disjoint(choice):
-            switch = Switch([a for a in choice.accepts if a is not None], choose.expected)
+            switch = Switch([a for a in choice.accepts if a is not None], expected)
             for b, names in zip(choice.branches, switch.admits, strict=True):
                 members = list(self.nodes[b].group)
                 then = self._resolve(function, group + members, position, k + 1, extra, word, memoized)
                 switch.on_branch.append(_narrowed(then, names))
             switch.on_none = self._resolve(function, group, position, k + 1, on_none, word, memoized)
             return switch
+        tag = choice.tag
+        tags_text = self._constant(f"{tag}_tags", "tags_text", choice.tags) if tag is not None else ""
+        choose = Choose(self._uid, choice, [], tags_text, expected)
         last = not rests
         for i, b in enumerate(choice.branches):
             members = list(self.nodes[b].group)
@@ -383,12 +384,6 @@ class CollectorPlan:
                 choose.on_branch.append(then)
         choose.on_none = self._resolve(function, group, position, k + 1, on_none, word, True)
         return choose
-
-    def _choose(self, choice: Choice) -> Choose:
-        expected = " | ".join(dict.fromkeys(n for names in choice.accepts for n in names or ()))
-        tag, tags = choice.tag, choice.tags
-        tags_text = self._constant(f"{tag}_tags", "tags_text", tags) if tag is not None else ""
-        return Choose(self._uid, [], tag, tags, tags_text, choice.accepts, expected)
 
     def _steps(
         self, function: Function, group: list[str], extra: frozenset[str], word: str, memoized: bool
