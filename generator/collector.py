@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from generator.ir import Bound, Choice, ToolModule
 from generator.names import identifier
-from generator.vocabulary import Keyword, Vocabulary
+from generator.vocabulary import Keyword
 
 if TYPE_CHECKING:  # the plan stage builds the fast path first and hands it here
     from generator.plan import FastPlan, FastValue
@@ -407,7 +407,9 @@ class CollectorPlan:
                 # the fast path tests a str against it too: a member renamed is one line
                 self._constant(f"{word}_set", "members_set", None, ("members_set", shown), members=name)
             values.append(ValueTest("enum", k, text, name))
-        bounds: dict[str, list[BoundTest]] = {}
+        # per JSON type, in the order the vocabulary first names each type: one value has one
+        # type, so only the order within a type is step 3's
+        bounds: dict[str, list[BoundTest]] = {k.constrains: [] for k in self.tool.vocabulary.bounds}
         distinct_bounds: dict[tuple[str, str], Bound] = {}  # step 3: each distinct bound once
         for bound in (b for n in nodes for b in n.bounds):
             distinct_bounds.setdefault((bound.spec.name, repr(bound.value)), bound)
@@ -422,7 +424,7 @@ class CollectorPlan:
             elif bound.spec.macro == "multiple":
                 extra_name = self._constant(f"{word}_step", "fraction", bound.value)
             test = BoundTest(bound.spec, bound.value, text, extra_name)
-            bounds.setdefault(bound.spec.constrains, []).append(test)
+            bounds[bound.spec.constrains].append(test)
         objects: Objects | None = None
         if any(n.object_like for n in nodes):
             required = list(dict.fromkeys(r for n in nodes for r in n.required))
@@ -448,7 +450,7 @@ class CollectorPlan:
         tested = [t.names for t in function.pre]  # passed already: the same value, the same tests
         types = [t for t in self._types(group) if t.names not in tested]
         known = possible([t.names for t in [*function.pre, *types]])  # past step 1
-        steps = Steps(types, values, _in_type_order(bounds, self.tool.vocabulary), objects, items)
+        steps = Steps(types, values, {t: b for t, b in bounds.items() if b}, objects, items)
         if known is not None:
             _restrict(steps, known)
         return steps
@@ -656,13 +658,6 @@ def _direct_body(function: Function) -> bool:
 
 
 _HELPED = ("multiple", "unique")  # the macros of bounds whose tests call `_paths`
-
-
-def _in_type_order(bounds: dict[str, list[BoundTest]], vocabulary: Vocabulary) -> dict[str, list[BoundTest]]:
-    """The bounds per JSON type in the order the vocabulary first names each type: one value
-    has one type, so only the order within a type is step 3's."""
-    order = list(dict.fromkeys(k.constrains for k in vocabulary.bounds))
-    return {t: bounds[t] for t in order if t in bounds}
 
 
 def _kinds(body: Body | None) -> frozenset[str]:
