@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from graphlib import TopologicalSorter
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from generator.ir import Bound, Choice, ToolModule
+from generator.ir import Choice, ToolModule
 from generator.names import identifier
 from generator.vocabulary import Keyword
 
@@ -410,9 +410,8 @@ class CollectorPlan:
         # per JSON type, in the order the vocabulary first names each type: one value has one
         # type, so only the order within a type is step 3's
         bounds: dict[str, list[BoundTest]] = {k.constrains: [] for k in self.tool.vocabulary.bounds}
-        distinct_bounds: dict[tuple[str, str], Bound] = {}  # step 3: each distinct bound once
-        for bound in (b for n in nodes for b in n.bounds):
-            distinct_bounds.setdefault((bound.spec.name, repr(bound.value)), bound)
+        # step 3: each distinct bound once (an equal one repeated is the same test)
+        distinct_bounds = {(b.spec.name, repr(b.value)): b for n in nodes for b in n.bounds}
         for (keyword, shown), bound in distinct_bounds.items():
             text = ""
             if bound.text:
