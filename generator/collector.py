@@ -47,11 +47,11 @@ class Constant:
     """A module-level constant of the collector: `name = <kind>(value)` (the template spells it)."""
 
     name: str
-    # "bound" (text after "is invalid: "), "const", "members", "members_set", "members_text",
-    # "tags_text", "fraction", "declared", "missing_line", "type_head", "rejected_line"
+    # "bound" (text after "is invalid: "), "const", "members", "members_set", "members_text"
+    # (these two: `value` is the constant holding the members), "tags_text", "fraction",
+    # "declared", "missing_line", "type_head", "rejected_line"
     kind: str
     value: Any
-    members: str = ""  # for "members_text": the constant holding the members
 
 
 @dataclass
@@ -287,7 +287,7 @@ class CollectorPlan:
 
     # ---------- names ----------
 
-    def _constant(self, word: str, kind: str, value: Any, key: Any = None, **fields: str) -> str:
+    def _constant(self, word: str, kind: str, value: Any, key: Any = None) -> str:
         """The name of the constant `kind(value)`, made on first use; constants with one key
         (by default the kind and the value's repr) are one."""
         key = (kind, repr(value)) if key is None else key
@@ -296,7 +296,7 @@ class CollectorPlan:
             return found
         candidate = "_" + numbered(identifier(word).upper(), self._upper)
         self._constant_of[key] = candidate
-        self.constants.append(Constant(candidate, kind, value, **fields))
+        self.constants.append(Constant(candidate, kind, value))
         return candidate
 
     def enum_set(self, members: Any) -> str:
@@ -402,10 +402,10 @@ class CollectorPlan:
                 values.append(ValueTest("const", k, self._constant(f"{word}_const", "const", k)))
                 continue
             name = self._constant(f"{word}_members", "members", k)
-            text = self._constant(f"{word}_enum", "members_text", None, ("members_text", shown), members=name)
+            text = self._constant(f"{word}_enum", "members_text", name, ("members_text", shown))
             if all(isinstance(m, str) for m in k):
                 # the fast path tests a str against it too: a member renamed is one line
-                self._constant(f"{word}_set", "members_set", None, ("members_set", shown), members=name)
+                self._constant(f"{word}_set", "members_set", name, ("members_set", shown))
             values.append(ValueTest("enum", k, text, name))
         # per JSON type, in the order the vocabulary first names each type: one value has one
         # type, so only the order within a type is step 3's
