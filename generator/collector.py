@@ -110,11 +110,6 @@ class Call:
         """Its fast test is one condition with no helper call."""
         return self.fast is not None and _inline(self.fast)
 
-    @property
-    def silent(self) -> bool:
-        """A descent that can find nothing at all: not written."""
-        return self.descent and self.empty and not self.callee.depth
-
 
 @dataclass
 class Objects:
@@ -212,7 +207,6 @@ Body = Steps | Choose | Switch | Reuse
 class Function:
     name: str
     kind: str  # "visit" or "branch"
-    depth: bool = False
     pre: list[TypeTest] = field(default_factory=list)
     body: Body | None = None
     memo: bool = False  # takes the memo argument
@@ -275,15 +269,17 @@ class CollectorPlan:
         self._constant_of: dict[Any, str] = {}
         self._uid = 0
         self.root = self.visit(self.nodes[""].group, "args")
+        # every visit function checks the depth limit (E4): a recursive tool, or one deep enough
         self.depth = bool(tool.recursive) or self._height() > DEPTH_LIMIT
-        for function in self.functions:
-            if function.kind == "visit":
-                function.depth = self.depth
         self._settle()
         self.root.root = True
         self._directs()
         self._top_level_lines()
         self.resume = self._resume()
+
+    def _silent(self, call: Call) -> bool:
+        """A descent that can find nothing at all, not even a depth issue: not written."""
+        return call.descent and call.empty and not self.depth
 
     # ---------- names ----------
 
@@ -487,13 +483,13 @@ class CollectorPlan:
             call.empty = call.callee.empty
         for function in self.functions:
             for steps in _all_steps(function.body):
-                steps.items = [c for c in steps.items if not c.silent]
+                steps.items = [c for c in steps.items if not self._silent(c)]
                 o = steps.objects
                 if o is not None:
-                    o.properties = [(name, c) for name, c in o.properties if not c.silent]
-                    if o.extras and all(c.silent for c in o.extras):
+                    o.properties = [(name, c) for name, c in o.properties if not self._silent(c)]
+                    if o.extras and all(self._silent(c) for c in o.extras):
                         o.allowed = True  # every undeclared key's schema finds nothing
-                    o.extras = [c for c in o.extras if not c.silent]
+                    o.extras = [c for c in o.extras if not self._silent(c)]
                     if o.examines_nothing:  # its members' visits turned out to find nothing
                         steps.objects = None
 
@@ -512,7 +508,7 @@ class CollectorPlan:
             if function.direct:
                 continue
             function.direct = True
-            for call in (c for c in function.calls if not c.silent):
+            for call in (c for c in function.calls if not self._silent(c)):
                 call.direct = _direct_body(call.callee)
                 (stack if call.direct else pending).append(call.callee)
         listed: set[Function] = set()
@@ -610,7 +606,7 @@ class CollectorPlan:
         uniqueItems (repeat), or a list visit's issues handed over (dispatch); the fast
         path's multipleOf and uniqueItems."""
         helped = any(b.spec.macro in _HELPED for n in self.nodes.values() for b in n.bounds)
-        handed = any(c.descent and not (c.direct or c.silent) for f in self.direct for c in f.calls)
+        handed = any(c.descent and not (c.direct or self._silent(c)) for f in self.direct for c in f.calls)
         finite = any("number" in s.bounds for f in self.direct for s in _all_steps(f.body))
         return bool(self.emitted) or helped or handed or finite
 
