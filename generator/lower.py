@@ -49,10 +49,8 @@ def _node(graph: SchemaGraph, pointer: str) -> Node:
         (name, pointer_join(pointer_join(pointer, "properties"), name))
         for name in schema.get("properties", {})
     )
-    extra: bool | str | None = None
-    if "additionalProperties" in schema:
-        declared = schema["additionalProperties"]
-        extra = declared if isinstance(declared, bool) else pointer_join(pointer, "additionalProperties")
+    declared = schema.get("additionalProperties")  # absent, a boolean or a schema (the graph refuses others)
+    extra = pointer_join(pointer, "additionalProperties") if isinstance(declared, dict) else declared
     items = pointer_join(pointer, "items") if isinstance(schema.get("items"), (dict, bool)) else None
     choices = tuple(
         Choice(
