@@ -22,18 +22,14 @@ from generator.vocabulary import EXTENDED, Vocabulary
 
 def _bounds(schema: dict[str, Any], vocabulary: Vocabulary) -> tuple[Bound, ...]:
     found: list[Bound] = []
-    for spec in vocabulary.bounds:
-        if spec.name not in schema:
-            continue
+    for spec in (s for s in vocabulary.bounds if s.name in schema):
         value = schema[spec.name]
         if spec.inert is not None and spec.inert(value):
             continue  # uniqueItems false; the draft-4 boolean form (warned about)
-        if spec.macro == "pattern":
-            translated = translate(value)
-            if translated.status == "enforced" and translated.python is not None:
-                found.append(Bound(spec, value, translated.python))
-            continue
-        found.append(Bound(spec, value))
+        # a pattern is checked in the Python spelling of its translation (None: not enforced)
+        python = translate(value).python if spec.macro == "pattern" else None
+        if spec.macro != "pattern" or python is not None:
+            found.append(Bound(spec, value, python))
     return tuple(found)
 
 
