@@ -720,10 +720,7 @@ def _kinds_of(names: tuple[str, ...]) -> frozenset[str]:
 
 def possible(types: list[tuple[str, ...]]) -> frozenset[str] | None:
     """The JSON types a value can have when it passes every type test of `types` (None: any)."""
-    found: frozenset[str] | None = None
-    for names in types:
-        found = _kinds_of(names) if found is None else found & _kinds_of(names)
-    return found
+    return frozenset.intersection(*map(_kinds_of, types)) if types else None
 
 
 def _all_steps(body: Body | None) -> list[Steps]:
