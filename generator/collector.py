@@ -727,6 +727,5 @@ def _all_steps(body: Body | None) -> list[Steps]:
     if isinstance(body, Steps):
         return [body]
     if isinstance(body, Choose | Switch):
-        found = [s for b in body.on_branch for s in _all_steps(b)]
-        return found + _all_steps(body.on_none)
+        return [s for b in [*body.on_branch, body.on_none] for s in _all_steps(b)]
     return []
