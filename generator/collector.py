@@ -546,14 +546,12 @@ class CollectorPlan:
         for name in o.required:
             o.missing_lines[name] = self._constant(f"{name}_missing", "missing_line", name)
         for name, call in o.properties:
-            callee = call.callee
-            if not call.exact and call.direct and callee.exact:
-                call.exact, call.expected, call.visits = callee.exact, callee.pre[0].expected, True
+            if not call.exact and call.direct and call.callee.exact:
+                call.exact, call.expected, call.visits = call.callee.exact, call.callee.pre[0].expected, True
             if call.exact:
                 call.type_head = self._constant(f"{name}_type", "type_head", (name, call.expected))
             if call.enum is not None:
-                line = (name, call.enum.text)
-                call.invalid_line = self._constant(f"{name}_invalid", "rejected_line", line)
+                call.invalid_line = self._constant(f"{name}_invalid", "rejected_line", (name, call.enum.text))
 
     def _resume(self) -> dict[str, int]:
         """Where the collector resumes the fast path's work: member name -> its index among
