@@ -93,11 +93,11 @@ class Call:
     # A member of the arguments validate() tests (its name), up to the last one visited by a
     # call: the collector counts them off to know which were proven valid (see _resume).
     resume: str | None = None
-    # A direct call of a visit that is one exact type test and nothing else: written in place
-    # (`if type(w) is not str and ...: _s.wrong_type(...)`), as the subset collector does, so
-    # that such helpers, shared by content and named by a first user, never exist.
-    exact: str = ""
-    expected: str = ""
+    # A direct call of a visit that is one exact type test (the callee's `exact`, its one
+    # `pre`) and nothing else: written in place (`if type(w) is not str and ...:
+    # _s.wrong_type(...)`), as the subset collector does, so that such helpers, shared by
+    # content and named by a first user, never exist.
+    exact: bool = False
     enum: ValueTest | None = None  # the enum the visit tests after the exact type, if any
     type_head: str = ""  # at the top level: the constant of its type line up to the type found
     invalid_line: str = ""  # at the top level: the constant of its enum's whole "invalid" line
@@ -530,7 +530,7 @@ class CollectorPlan:
             for call in function.calls:
                 callee = call.callee
                 if call.direct and callee.inline:
-                    call.exact, call.expected = callee.exact, callee.pre[0].expected
+                    call.exact = True
                     assert isinstance(callee.body, Steps)
                     call.enum = callee.body.one_enum
             function.kinds = _kinds(function.body) | ({"typ"} if function.pre or function.root else set())
@@ -547,9 +547,10 @@ class CollectorPlan:
             o.missing_lines[name] = self._constant(f"{name}_missing", "missing_line", name)
         for name, call in o.properties:
             if not call.exact and call.direct and call.callee.exact:
-                call.exact, call.expected, call.visits = call.callee.exact, call.callee.pre[0].expected, True
+                call.exact = call.visits = True
             if call.exact:
-                call.type_head = self._constant(f"{name}_type", "type_head", (name, call.expected))
+                head = (name, call.callee.pre[0].expected)
+                call.type_head = self._constant(f"{name}_type", "type_head", head)
             if call.enum is not None:
                 call.invalid_line = self._constant(f"{name}_invalid", "rejected_line", (name, call.enum.text))
 
