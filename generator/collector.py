@@ -47,9 +47,9 @@ class Constant:
     """A module-level constant of the collector: `name = <kind>(value)` (the template spells it)."""
 
     name: str
-    # "bound" (text after "is invalid: "), "const", "members", "members_set", "members_text"
-    # (these two: `value` is the constant holding the members), "tags_text", "fraction",
-    # "declared", "missing_line", "type_head", "rejected_line"
+    # "literal" (a bound's text after "is invalid: ", an enum's members), "const",
+    # "members_set", "members_text" (these two: `value` is the constant holding the members),
+    # "tags_text", "fraction", "declared", "missing_line", "type_head", "rejected_line"
     kind: str
     value: Any
 
@@ -397,7 +397,7 @@ class CollectorPlan:
             if kind == "const":
                 values.append(ValueTest("const", k, self._constant(f"{word}_const", "const", k)))
                 continue
-            name = self._constant(f"{word}_members", "members", k)
+            name = self._constant(f"{word}_members", "literal", k)
             text = self._constant(f"{word}_enum", "members_text", name, ("members_text", shown))
             if all(isinstance(m, str) for m in k):
                 # the fast path tests a str against it too: a member renamed is one line
@@ -411,7 +411,7 @@ class CollectorPlan:
         for (keyword, shown), bound in distinct_bounds.items():
             text = ""
             if bound.text:
-                text = self._constant(f"{word}_{keyword}", "bound", bound.text, ("bound", keyword, shown))
+                text = self._constant(f"{word}_{keyword}", "literal", bound.text, ("bound", keyword, shown))
             extra_name = ""
             if bound.spec.macro == "pattern":
                 assert bound.python is not None
