@@ -28,7 +28,7 @@ from generator.textui import coloured_diff, counted
 from generator.vocabulary import VOCABULARIES
 
 if TYPE_CHECKING:
-    from generator.build import Build, Renderer
+    from generator.build import Build
     from generator.readers.auditrun import AuditRun
     from generator.readers.package import Package
     from generator.write import Plan
@@ -212,34 +212,18 @@ def _generate(options: Settings, check: bool, strict: bool, color: bool | None) 
     # Imported here: the compiler (jinja2, black) costs a third of a second to import, which
     # the reading commands (validate, explain, audit) should not pay. generator.build itself
     # imports neither: a renderer does, when it first renders.
-    from generator.overlap import Service, edited  # (and generator.build, which the worker inherits)
-
-    declarations = _declarations(options)
-    # When a declaration changed since the package was written (an edit to render), a worker
-    # that imports the compiler and renders pass 2's files starts now, on two or more cores,
-    # so that its start-up overlaps pass 1 (generator/overlap.py).
-    service = Service.start(options.keywords) if edited(options.schemas, declarations, options.out) else None
-    try:
-        _generate_with(options, check, strict, color, declarations, service)
-    finally:
-        if service is not None:
-            service.close()
-
-
-def _generate_with(
-    options: Settings,
-    check: bool,
-    strict: bool,
-    color: bool | None,
-    declarations: dict[str, os.DirEntry[str]],
-    service: Renderer | None,
-) -> None:
     from generator.build import build, fingerprint
+    from generator.overlap import Service, edited  # (and generator.build, which the worker inherits)
     from generator.verified import Record, long_lived
     from generator.write import OutputError, Staging, check_output_folder, locked
 
-    started = time.perf_counter()
+    declarations = _declarations(options)
     schemas, out = options.schemas, options.out
+    # When a declaration changed since the package was written (an edit to render), a worker
+    # that imports the compiler and renders pass 2's files starts now, on two or more cores,
+    # so that its start-up overlaps pass 1 (generator/overlap.py).
+    service = Service.start(options.keywords) if edited(schemas, declarations, out) else None
+    started = time.perf_counter()
     try:
         check_output_folder(out, schemas)
         _importable(out)  # after the safety checks, whose reasons matter more
@@ -286,12 +270,15 @@ def _generate_with(
                 record.save()
         if check:
             _report_drift(todo, result, options, color)
-            return
+        else:
+            click.echo(_summary(todo, result, time.perf_counter() - started))
     except DeclarationError as exc:
         _refused(exc)
     except OutputError as exc:
         _fail(str(exc))
-    click.echo(_summary(todo, result, time.perf_counter() - started))
+    finally:  # the worker, on every way out (a refusal exits through SystemExit)
+        if service is not None:
+            service.close()
 
 
 def _declarations(options: Settings) -> dict[str, os.DirEntry[str]]:
