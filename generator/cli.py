@@ -306,16 +306,13 @@ def _importable(out: Path) -> None:
     """Refuse an output folder whose name cannot be imported: the package's import name."""
     name = out.resolve().name
     if not name.isidentifier() or keyword.iskeyword(name):
+        like = "".join(c if c.isalnum() or c == "_" else "_" for c in name) or "generated"
+        if like[0].isdigit() or keyword.iskeyword(like):
+            like = f"_{like}"
         _fail(
             f"{out.as_posix()}: the package folder's name {name!r} is not a Python identifier, "
-            "so the package could not be imported; choose a name like "
-            f"{_identifier_like(name)!r}; nothing written"
+            f"so the package could not be imported; choose a name like {like!r}; nothing written"
         )
-
-
-def _identifier_like(name: str) -> str:
-    text = "".join(c if c.isalnum() or c == "_" else "_" for c in name) or "generated"
-    return f"_{text}" if text[0].isdigit() or keyword.iskeyword(text) else text
 
 
 def _is_allowed(warning: Notice, allow: frozenset[str]) -> bool:
