@@ -82,10 +82,6 @@ class Combinator:
     # combinators in it, at any depth (E5 "count as declared"; E4 4c when nothing is selected).
     declared: tuple[str, ...]
 
-    @property
-    def pointer(self) -> str:
-        return pointer_join(self.schema, self.keyword)
-
 
 @dataclass(frozen=True)
 class Group:
@@ -101,7 +97,6 @@ class Group:
     # when S adds nothing but a local $ref (or an allOf of one branch). Lowerings share by it.
     canonical: str
     object_like: bool  # some member is object-like (judged before any combinator)
-    open_keywords: tuple[str, ...]  # open keywords of the members (a non-local ref is "$ref")
     declared: tuple[str, ...]  # names in properties or required of the members, first seen first
     # E5 rule 3's Ti: the type names of the first member declaring `type`, else the JSON types
     # of the first const / enum's members; None when every type is accepted.
@@ -110,9 +105,6 @@ class Group:
 
 @dataclass(frozen=True)
 class SchemaGraph:
-    file: str
-    base: str  # pointer of `parameters` inside the file
-    root: Group
     schemas: Mapping[str, Any]  # every interpreted schema (a dict or a boolean), in walk order
     groups: Mapping[str, Group]  # the group of every interpreted schema
     # Canonical groups on a cycle of descents (a tree, a linked list): each needs its own
@@ -236,9 +228,6 @@ class _Analysis:
         self.check_root_group()
         self.value_warnings()
         return SchemaGraph(
-            file=self.file,
-            base=self.base,
-            root=self.groups[""],
             schemas=MappingProxyType(self.schemas),
             groups=MappingProxyType(self.groups),
             recursive=self.recursion(),
@@ -527,7 +516,7 @@ class _Analysis:
         """G(pointer), from its links' groups (already built)."""
         schema = self.schemas[pointer]
         if isinstance(schema, bool):
-            return Group(pointer, (), (), pointer, False, (), (), None)
+            return Group(pointer, (), (), pointer, False, (), None)
         links = [self.refs[pointer]] if pointer in self.refs else []
         if "allOf" in self.reads:
             links += _branches(pointer, schema, "allOf")
@@ -547,7 +536,6 @@ class _Analysis:
             combinators=tuple(combinators.values()),
             canonical=self.canonical(pointer, schema),
             object_like=any(object_like(s) for s in known),
-            open_keywords=self.opened(members),
             declared=tuple(declared),
             accepts=_accepts(known),
         )
