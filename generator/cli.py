@@ -7,7 +7,6 @@ import importlib.metadata
 import json
 import keyword
 import math
-import os
 import shlex
 import shutil
 import sys
@@ -212,13 +211,18 @@ def _generate(options: Settings, check: bool, strict: bool, color: bool | None) 
     # Imported here: the compiler (jinja2, black) costs a third of a second to import, which
     # the reading commands (validate, explain, audit) should not pay. generator.build itself
     # imports neither: a renderer does, when it first renders.
-    from generator.build import build, fingerprint
+    from generator.build import build, declaration_files, fingerprint
     from generator.overlap import Service, edited  # (and generator.build, which the worker inherits)
     from generator.verified import Record, long_lived
     from generator.write import OutputError, Staging, check_output_folder, locked
 
-    declarations = _declarations(options)
     schemas, out = options.schemas, options.out
+    # The declaration files, which pass 1 then uses; refused, before any work, a folder that is
+    # not there or could only give an empty package.
+    _schemas_exist(options)
+    declarations = declaration_files(schemas)
+    if not declarations:
+        _fail(f"{schemas.as_posix()}: no *.json declarations in this folder; nothing written")
     # When a declaration changed since the package was written (an edit to render), a worker
     # that imports the compiler and renders pass 2's files starts now, on two or more cores,
     # so that its start-up overlaps pass 1 (generator/overlap.py).
@@ -279,18 +283,6 @@ def _generate(options: Settings, check: bool, strict: bool, color: bool | None) 
     finally:  # the worker, on every way out (a refusal exits through SystemExit)
         if service is not None:
             service.close()
-
-
-def _declarations(options: Settings) -> dict[str, os.DirEntry[str]]:
-    """The declaration files (generator/build.py `declaration_files`, which pass 1 then uses);
-    refused, before any work, a folder that is not there or could only give an empty package."""
-    from generator.build import declaration_files
-
-    _schemas_exist(options)
-    found = declaration_files(options.schemas)
-    if not found:
-        _fail(f"{options.schemas.as_posix()}: no *.json declarations in this folder; nothing written")
-    return found
 
 
 def _schemas_exist(options: Settings) -> None:
