@@ -214,7 +214,7 @@ def _generate(options: Settings, check: bool, strict: bool, color: bool | None) 
     from generator.build import build, declaration_files, fingerprint
     from generator.overlap import Service, edited  # (and generator.build, which the worker inherits)
     from generator.verified import Record, long_lived
-    from generator.write import OutputError, Staging, check_output_folder, locked
+    from generator.write import OutputError, Staging, check_output_folder, diff, locked
 
     schemas, out = options.schemas, options.out
     # The declaration files, which pass 1 then uses; refused, before any work, a folder that is
@@ -272,10 +272,15 @@ def _generate(options: Settings, check: bool, strict: bool, color: bool | None) 
             if out.is_dir():
                 # Its entries are facts about files as identified, true in any order of saving.
                 record.save()
-        if check:
-            _report_drift(todo, result, options, color)
-        else:
+        if not check:
             click.echo(_summary(todo, result, time.perf_counter() - started))
+        elif todo.in_sync:
+            click.echo(f"{out.as_posix()}: in sync ({len(result.tools)} tools)")
+        else:
+            # The fix is spelt for the working directory, starting with the program as it was typed.
+            fix = _regenerate(options, Path.cwd(), _program())
+            groups = {"changed": todo.changed, "missing": todo.missing, "orphan": todo.orphans}
+            _out_of_sync(out, diff(todo), groups, f"generated code is out of sync; run: {fix}", color)
     except DeclarationError as exc:
         _refused(exc)
     except OutputError as exc:
@@ -348,19 +353,6 @@ def _regenerate(options: Settings, here: Path | None = None, program: str = "too
     target = Target(options.schemas, options.out, options.keywords)
     bare = Target(base / defaults.schemas, base / defaults.out, defaults.keywords)
     return regenerate_command(target, bare, base, root, program, recorded)
-
-
-def _report_drift(todo: Plan, result: Build, options: Settings, color: bool | None) -> None:
-    from generator.write import diff
-
-    out = options.out
-    if todo.in_sync:
-        click.echo(f"{out.as_posix()}: in sync ({len(result.tools)} tools)")
-        return
-    # The fix is spelt for the working directory, starting with the program as it was typed.
-    fix = _regenerate(options, Path.cwd(), _program())
-    groups = {"changed": todo.changed, "missing": todo.missing, "orphan": todo.orphans}
-    _out_of_sync(out, diff(todo), groups, f"generated code is out of sync; run: {fix}", color)
 
 
 def _out_of_sync(
