@@ -211,12 +211,11 @@ def build(
     entries, warnings, sources, read, init = _accepted(
         schemas_dir, vocabulary, reuse, fingerprint(keywords), command, record, listing, declarations
     )
-    collect = _Collect(reuse) if sink is None else None
-    out = sink if sink is not None else collect
-    assert out is not None
+    collect = _Collect(reuse)  # (left empty when there is a sink)
     renderer, index_source = _renderer(entries, vocabulary, service), display_name(schemas_dir)
+    out = sink if sink is not None else collect
     rendered = _emit(entries, sources, read, init, command, vocabulary, index_source, out, renderer)
-    return Build(collect.files if collect is not None else {}, tuple(entries), tuple(warnings), rendered)
+    return Build(collect.files, tuple(entries), tuple(warnings), rendered)
 
 
 def _emit(
@@ -243,19 +242,18 @@ def _emit(
     init = [init_body] if init_body is not None else []
 
     def drain(results: Iterator[str]) -> None:
+        # (The queue never starts with a file kept: keep() queues one only behind a file
+        # being formatted, and the files kept behind each formatted one go out with it.)
         for text in results:
-            while waiting[0][1] is None:
-                sink.keep(waiting.popleft()[0])
             name, source, source_sha, extra = waiting.popleft()
             assert source is not None and source_sha is not None and extra is not None
             if name == "__init__.py":  # its header names every other file's digest: put last
                 init.append(text)
-                continue
-            whole = hdr.with_header(source, source_sha, text, extra, command)
-            bodies[name] = hdr.sha256(text)
-            sink.put(name, whole)
-        while waiting and waiting[0][1] is None:
-            sink.keep(waiting.popleft()[0])
+            else:
+                bodies[name] = hdr.sha256(text)
+                sink.put(name, hdr.with_header(source, source_sha, text, extra, command))
+            while waiting and waiting[0][1] is None:
+                sink.keep(waiting.popleft()[0])
 
     def keep(name: str, body_sha: str) -> None:
         bodies[name] = body_sha
@@ -289,24 +287,22 @@ def _emit(
         for entry in entries:
             tool_file, declaration_file = entry.files
             tool_body, declaration_body = entry.kept
-            if tool_body is not None and declaration_body is not None:  # both as they are on disk
-                keep(tool_file, tool_body)
-                keep(declaration_file, declaration_body)
-                continue  # (no text of its own: the next render or the end drains the queue)
-            if current[0] != entry.source:  # read again: a run holds no file's bytes
+            # Read again only for a file to render (a run holds no file's bytes); a file kept
+            # has no text of its own: the next render or the end drains the queue.
+            if None in entry.kept and current[0] != entry.source:
                 data = _reread(*sources[entry.source], entry.source)
                 current = (entry.source, declarations_in(data, entry.source))
-            declaration = current[1][entry.position]
             if tool_body is not None:
                 keep(tool_file, tool_body)
             else:
-                place(tool_file, entry.source, entry.source_sha, ("tool", declaration))
+                place(tool_file, entry.source, entry.source_sha, ("tool", current[1][entry.position]))
             if declaration_body is not None:
                 keep(declaration_file, declaration_body)
             else:
                 notes = tuple(_note(n) for n in entry.notices)
                 extra = _declaration_fields((entry.tool, entry.module, entry.position, entry.listed, notes))
-                place(declaration_file, entry.source, entry.source_sha, ("served", declaration), extra)
+                job = ("served", current[1][entry.position])
+                place(declaration_file, entry.source, entry.source_sha, job, extra)
         # Plain Python files copied as they are: the wording, and the list visits' helpers.
         for copied in (SUPPORT, PATHS):
             text = copied.read_bytes()
@@ -539,13 +535,25 @@ def _checked(
     for position, declaration in enumerate(found):
         named = declaration.name if declaration.listed else ""
         try:
-            module, notices = _lowered(declaration, vocabulary, names, modules)
+            earlier = names.get(declaration.name)
+            if isinstance(earlier, str):  # a tool taken from the disk: all a refusal names is its file
+                names[declaration.name] = Declaration(earlier, "", declaration.name, None, None)
+            refusal = name_refusal(names, declaration)  # type: ignore[arg-type]  # (a Declaration for this name)
+            if refusal is not None:
+                raise refusal
+            _, checked = check(declaration, vocabulary)
+            module = module_name(declaration.name)
+            clash = modules.setdefault(module, declaration.file)
+            if clash != declaration.file:
+                raise DeclarationError(
+                    declaration.file, declaration.name_pointer, f"module name {module} clashes with {clash}"
+                )
         except DeclarationError as exc:
             refusals.append(exc.of_tool(named))
             continue
         # Only its name and where it is are needed past here (a later clash names them).
         names[declaration.name] = dataclasses.replace(declaration, parameters=None, raw=None)
-        notes = tuple(_note(n) for n in notices)
+        notes = tuple(_note(n) for n in checked.notices)
         tools.append((declaration.name, module, position, declaration.listed, notes, None, None, None, None))
     return tuple(tools)
 
@@ -665,30 +673,6 @@ def _told(module: str, fields: dict[str, str]) -> Tool | None:
     return tool, module, position, listed, notes, None, None, None, None
 
 
-def _lowered(
-    declaration: Declaration,
-    vocabulary: Vocabulary,
-    names: dict[str, Declaration | str],
-    modules: dict[str, str],
-) -> tuple[str, tuple[Notice, ...]]:
-    """The module name of an accepted declaration and its warnings (nothing is lowered: pass 2
-    does that when it renders the module, so a run never holds every tool's IR)."""
-    earlier = names.get(declaration.name)
-    if isinstance(earlier, str):  # a tool taken from the disk: all a refusal names is its file
-        names[declaration.name] = Declaration(earlier, "", declaration.name, None, None)
-    refusal = name_refusal(names, declaration)  # type: ignore[arg-type]  # (a Declaration for this name)
-    if refusal is not None:
-        raise refusal
-    _, checked = check(declaration, vocabulary)
-    module = module_name(declaration.name)
-    clash = modules.setdefault(module, declaration.file)
-    if clash != declaration.file:
-        raise DeclarationError(
-            declaration.file, declaration.name_pointer, f"module name {module} clashes with {clash}"
-        )
-    return module, checked.notices
-
-
 def _rendered(env: jinja2.Environment, declaration: Declaration, vocabulary: Vocabulary) -> str:
     """One tool module's body, unformatted: check, lower, plan, render."""
     graph, checked = check(declaration, vocabulary)
@@ -757,15 +741,12 @@ def _on_disk(
         if listing is None:
             with os.scandir(out) as entries:
                 listing = {e.name: e for e in entries if e.name.endswith(".py")}
+        folder = os.open(out, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     except OSError:
         return {}, set(), {}, None
     vouched: dict[str, Tool] = {}
     whole: set[int] = set()  # the record's tools both of whose files it vouched for (by id: alive all run)
     bodies: dict[str, str] = {}
-    try:
-        folder = os.open(out, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError:
-        return {}, set(), {}, None
     try:
         for entry in known:
             for tool in entry[2] if entry is not None else ():
