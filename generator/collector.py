@@ -186,9 +186,9 @@ class Choose:
     uid: int
     candidates: list[Call]
     tag: str | None
-    tags: list[Any]
+    tags: tuple[Any, ...]
     tags_text: str  # constant
-    admits: list[tuple[str, ...] | None]  # Ti per branch (None: every type)
+    admits: tuple[tuple[str, ...] | None, ...]  # Ti per branch (None: every type)
     expected: str
     on_branch: list[Steps | Choose | Switch | Reuse] = field(default_factory=list)
     on_none: Steps | Choose | Switch | Reuse | None = None
@@ -276,7 +276,7 @@ class CollectorPlan:
         self.by_name: dict[str, Function] = {}
         self._by_key: dict[Any, Function] = {}
         self._names: set[str] = set()
-        self._upper = taken
+        self._upper = taken  # module-level names, each without its leading underscore
         self.constants: list[Constant] = []
         self._constant_of: dict[Any, str] = {}
         self._uid = 0
@@ -300,12 +300,7 @@ class CollectorPlan:
         found = self._constant_of.get(key)
         if found is not None:
             return found
-        base = identifier(word).upper()
-        candidate, n = f"_{base}", 1
-        while candidate in self._upper or candidate[1:] in self._upper:
-            n += 1
-            candidate = f"_{base}_{n}"
-        self._upper.add(candidate)
+        candidate = "_" + numbered(identifier(word).upper(), self._upper)
         self._constant_of[key] = candidate
         self.constants.append(Constant(candidate, kind, value, **fields))
         return candidate
@@ -368,13 +363,13 @@ class CollectorPlan:
         ahead = extra.union(*(rest.names for rest in rests))
         self._uid += 1
         choose = self._choose(choice)
+        on_none = extra | frozenset(choice.names)  # no branch selected: its names count as declared
         if _disjoint(choice):
             switch = Switch([a for a in choice.accepts if a is not None], choose.expected)
             for b, names in zip(choice.branches, switch.admits, strict=True):
                 members = list(self.nodes[b].group)
                 then = self._resolve(function, group + members, position, k + 1, extra, word, memoized)
                 switch.on_branch.append(_narrowed(then, names))
-            on_none = extra | frozenset(choice.names)
             switch.on_none = self._resolve(function, group, position, k + 1, on_none, word, memoized)
             return switch
         last = not rests
@@ -391,15 +386,14 @@ class CollectorPlan:
             else:
                 then = self._resolve(function, group + members, position, k + 1, extra, word, True)
                 choose.on_branch.append(then)
-        on_none = extra | frozenset(choice.names)
         choose.on_none = self._resolve(function, group, position, k + 1, on_none, word, True)
         return choose
 
     def _choose(self, choice: Choice) -> Choose:
         expected = " | ".join(dict.fromkeys(n for names in choice.accepts for n in names or ()))
-        tags = tuple(choice.tags)
-        tags_text = self._constant(f"{choice.tag}_tags", "tags_text", tags) if choice.tag is not None else ""
-        return Choose(self._uid, [], choice.tag, list(tags), tags_text, list(choice.accepts), expected)
+        tag, tags = choice.tag, choice.tags
+        tags_text = self._constant(f"{tag}_tags", "tags_text", tags) if tag is not None else ""
+        return Choose(self._uid, [], tag, tags, tags_text, choice.accepts, expected)
 
     def _steps(
         self, function: Function, group: list[str], extra: frozenset[str], word: str, memoized: bool
@@ -520,9 +514,7 @@ class CollectorPlan:
         chooses no branch by candidates: issues then go straight into the collector's lists,
         as in the subset collector, with no list per visit, no path tuple and no dispatch.
         Not done for a tool with a depth limit (its visits count segments)."""
-        if self.depth:
-            return
-        if not _direct_body(self.root):
+        if self.depth or not _direct_body(self.root):
             return
         stack = [self.root]
         while stack:

@@ -71,7 +71,8 @@ def plan(tool: ToolModule) -> ModulePlan:
                 word = identifier(_json_name(node.pointer)).upper()
                 patterns[bound.python] = "_" + numbered(word, taken, "_PATTERN")
     fast = FastPlan(tool)
-    collector = CollectorPlan(tool, patterns, taken | {"_NUMBER", "_INF", "_ONE", "_MANY"}, fast)
+    # names taken without their leading underscore: `_ONE`, `_MANY` as `ONE`, `MANY` above
+    collector = CollectorPlan(tool, patterns, taken | {"NUMBER", "INF"}, fast)
     # A list visit proves a child valid with its helper (collector.j2, proven).
     calls = [c for f in collector.functions for c in f.calls]
     fast.embed({id(c.fast) for c in calls if c.fast is not None and not c.direct})
@@ -251,10 +252,8 @@ class FastPlan:
             extra_values = [self.value(e, f"{name}_value") for e in extras if isinstance(e, str)]
             if any(n.open for n in nodes) or any(e is True for e in extras):
                 extra, extra_values = "allow", []
-            elif extra_values:
-                extra = "check"
             else:
-                extra = "forbid"
+                extra = "check" if extra_values else "forbid"
             optional = tuple(d for d in declared if d not in required)
             members = [(p, v) for p, v in members if not v.empty or v.key in self._building]
             fv.obj = FastObject(required, optional, members, extra, declared, extra_values)
