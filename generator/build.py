@@ -541,6 +541,8 @@ def _checked(
             refusal = name_refusal(names, declaration)  # type: ignore[arg-type]  # (a Declaration for this name)
             if refusal is not None:
                 raise refusal
+            # Checked, not lowered: pass 2 lowers a module when it renders it, so a run never
+            # holds every tool's IR.
             _, checked = check(declaration, vocabulary)
             module = module_name(declaration.name)
             clash = modules.setdefault(module, declaration.file)

@@ -7,7 +7,6 @@ import importlib.metadata
 import json
 import keyword
 import math
-import os
 import shlex
 import shutil
 import sys
@@ -28,7 +27,7 @@ from generator.textui import coloured_diff, counted
 from generator.vocabulary import VOCABULARIES
 
 if TYPE_CHECKING:
-    from generator.build import Build, Renderer
+    from generator.build import Build
     from generator.readers.auditrun import AuditRun
     from generator.readers.package import Package
     from generator.write import Plan
@@ -212,34 +211,23 @@ def _generate(options: Settings, check: bool, strict: bool, color: bool | None) 
     # Imported here: the compiler (jinja2, black) costs a third of a second to import, which
     # the reading commands (validate, explain, audit) should not pay. generator.build itself
     # imports neither: a renderer does, when it first renders.
+    from generator.build import build, declaration_files, fingerprint
     from generator.overlap import Service, edited  # (and generator.build, which the worker inherits)
+    from generator.verified import Record, long_lived
+    from generator.write import OutputError, Staging, check_output_folder, diff, locked
 
-    declarations = _declarations(options)
+    schemas, out = options.schemas, options.out
+    # The declaration files, which pass 1 then uses; refused, before any work, a folder that is
+    # not there or could only give an empty package.
+    _schemas_exist(options)
+    declarations = declaration_files(schemas)
+    if not declarations:
+        _fail(f"{schemas.as_posix()}: no *.json declarations in this folder; nothing written")
     # When a declaration changed since the package was written (an edit to render), a worker
     # that imports the compiler and renders pass 2's files starts now, on two or more cores,
     # so that its start-up overlaps pass 1 (generator/overlap.py).
-    service = Service.start(options.keywords) if edited(options.schemas, declarations, options.out) else None
-    try:
-        _generate_with(options, check, strict, color, declarations, service)
-    finally:
-        if service is not None:
-            service.close()
-
-
-def _generate_with(
-    options: Settings,
-    check: bool,
-    strict: bool,
-    color: bool | None,
-    declarations: dict[str, os.DirEntry[str]],
-    service: Renderer | None,
-) -> None:
-    from generator.build import build, fingerprint
-    from generator.verified import Record, long_lived
-    from generator.write import OutputError, Staging, check_output_folder, locked
-
+    service = Service.start(options.keywords) if edited(schemas, declarations, out) else None
     started = time.perf_counter()
-    schemas, out = options.schemas, options.out
     try:
         check_output_folder(out, schemas)
         _importable(out)  # after the safety checks, whose reasons matter more
@@ -284,26 +272,22 @@ def _generate_with(
             if out.is_dir():
                 # Its entries are facts about files as identified, true in any order of saving.
                 record.save()
-        if check:
-            _report_drift(todo, result, options, color)
-            return
+        if not check:
+            click.echo(_summary(todo, result, time.perf_counter() - started))
+        elif todo.in_sync:
+            click.echo(f"{out.as_posix()}: in sync ({len(result.tools)} tools)")
+        else:
+            # The fix is spelt for the working directory, starting with the program as it was typed.
+            fix = _regenerate(options, Path.cwd(), _program())
+            groups = {"changed": todo.changed, "missing": todo.missing, "orphan": todo.orphans}
+            _out_of_sync(out, diff(todo), groups, f"generated code is out of sync; run: {fix}", color)
     except DeclarationError as exc:
         _refused(exc)
     except OutputError as exc:
         _fail(str(exc))
-    click.echo(_summary(todo, result, time.perf_counter() - started))
-
-
-def _declarations(options: Settings) -> dict[str, os.DirEntry[str]]:
-    """The declaration files (generator/build.py `declaration_files`, which pass 1 then uses);
-    refused, before any work, a folder that is not there or could only give an empty package."""
-    from generator.build import declaration_files
-
-    _schemas_exist(options)
-    found = declaration_files(options.schemas)
-    if not found:
-        _fail(f"{options.schemas.as_posix()}: no *.json declarations in this folder; nothing written")
-    return found
+    finally:  # the worker, on every way out (a refusal exits through SystemExit)
+        if service is not None:
+            service.close()
 
 
 def _schemas_exist(options: Settings) -> None:
@@ -319,16 +303,13 @@ def _importable(out: Path) -> None:
     """Refuse an output folder whose name cannot be imported: the package's import name."""
     name = out.resolve().name
     if not name.isidentifier() or keyword.iskeyword(name):
+        like = "".join(c if c.isalnum() or c == "_" else "_" for c in name) or "generated"
+        if like[0].isdigit() or keyword.iskeyword(like):
+            like = f"_{like}"
         _fail(
             f"{out.as_posix()}: the package folder's name {name!r} is not a Python identifier, "
-            "so the package could not be imported; choose a name like "
-            f"{_identifier_like(name)!r}; nothing written"
+            f"so the package could not be imported; choose a name like {like!r}; nothing written"
         )
-
-
-def _identifier_like(name: str) -> str:
-    text = "".join(c if c.isalnum() or c == "_" else "_" for c in name) or "generated"
-    return f"_{text}" if text[0].isdigit() or keyword.iskeyword(text) else text
 
 
 def _is_allowed(warning: Notice, allow: frozenset[str]) -> bool:
@@ -372,19 +353,6 @@ def _regenerate(options: Settings, here: Path | None = None, program: str = "too
     target = Target(options.schemas, options.out, options.keywords)
     bare = Target(base / defaults.schemas, base / defaults.out, defaults.keywords)
     return regenerate_command(target, bare, base, root, program, recorded)
-
-
-def _report_drift(todo: Plan, result: Build, options: Settings, color: bool | None) -> None:
-    from generator.write import diff
-
-    out = options.out
-    if todo.in_sync:
-        click.echo(f"{out.as_posix()}: in sync ({len(result.tools)} tools)")
-        return
-    # The fix is spelt for the working directory, starting with the program as it was typed.
-    fix = _regenerate(options, Path.cwd(), _program())
-    groups = {"changed": todo.changed, "missing": todo.missing, "orphan": todo.orphans}
-    _out_of_sync(out, diff(todo), groups, f"generated code is out of sync; run: {fix}", color)
 
 
 def _out_of_sync(
