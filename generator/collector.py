@@ -471,16 +471,25 @@ class CollectorPlan:
         return heights[self.root]
 
     def _settle(self) -> None:
-        changed = True
-        while changed:
-            changed = False
-            for function in self.functions:
-                needs = any((c.memoized or c.callee.memo) and not c.callee.empty for c in function.calls)
-                if needs != function.memo:
-                    function.memo = needs
-                    changed = True
-        for call in (c for f in self.functions for c in f.calls):  # before the bodies change below
-            call.empty = call.callee.empty
+        """Drop the silent calls, until none is left: a visit whose silent calls are dropped
+        can find nothing itself, and so make its own callers' calls silent."""
+        while True:
+            changed = True
+            while changed:
+                changed = False
+                for function in self.functions:
+                    needs = any((c.memoized or c.callee.memo) and not c.callee.empty for c in function.calls)
+                    if needs != function.memo:
+                        function.memo = needs
+                        changed = True
+            calls = [c for f in self.functions for c in f.calls if c.empty != c.callee.empty]
+            if not calls:
+                return
+            for call in calls:
+                call.empty = call.callee.empty
+            self._drop_silent()
+
+    def _drop_silent(self) -> None:
         for function in self.functions:
             for steps in _all_steps(function.body):
                 steps.items = [c for c in steps.items if not self._silent(c)]

@@ -252,7 +252,10 @@ class FastPlan:
                 extra, extra_values = "allow", []
             else:
                 extra = "check" if extra_values else "forbid"
+            # a value that accepts everything needs no test (an undeclared key is then
+            # tested only for being a str)
             members = [(p, v) for p, v in members if not v.empty or v.key in self._building]
+            extra_values = [v for v in extra_values if not v.empty or v.key in self._building]
             fv.obj = FastObject(required, members, extra, declared, extra_values)
         if fv.may("array"):
             items = [self.value(n.items, f"{name}_item") for n in nodes if n.items is not None]

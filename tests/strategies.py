@@ -538,6 +538,14 @@ class Draw:
             return {"anyOf": [self.string(), self.number()]}
         if roll < 0.55:
             return self.decorate({"minimum": 1, "maxLength": 2})  # untyped: bounds of other types ignore it
+        if roll < 0.6:  # untyped, and finds nothing in any value: its visit, and the calls of it, go
+            nothing: tuple[dict[str, Any], ...] = (
+                {},
+                {"items": {}},
+                {"properties": {"n": {}}},
+                {"additionalProperties": {}},
+            )
+            return self.rng.choice(nothing)
         if roll < 0.7:
             return self.array(depth)
         return self.typed_object(depth)

@@ -67,7 +67,16 @@ SAME: dict[str, Any] = {
     },
 }
 UNIQUE: dict[str, Any] = {"type": "object", "properties": {"u": {"type": "array", "uniqueItems": True}}}
-TOOLS = {"Chain": LIST, "Tree": TREE, "Same": SAME, "Unique": UNIQUE}
+# `a`'s one keyword, `items: {}`, finds nothing, which is known only once the call on the
+# items is dropped: then `a`'s visit finds nothing either, and both branches drop its call.
+EMPTIED: dict[str, Any] = {
+    "type": "object",
+    "anyOf": [
+        {"properties": {"a": {"items": {}}, "b": {"type": "string"}}, "required": ["b"]},
+        {"properties": {"a": {"items": {}}}, "required": ["c"]},
+    ],
+}
+TOOLS = {"Chain": LIST, "Tree": TREE, "Same": SAME, "Unique": UNIQUE, "Emptied": EMPTIED}
 
 
 @pytest.fixture(scope="module")
@@ -177,6 +186,24 @@ def test_identical_schemas_share_one_collector_function(package: ModuleType) -> 
         "The parameter `b` type is expected as `string | null` but provided as `number`\n"
         "The parameter `a` is invalid: expected at most 3 characters"
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "lines"),
+    [
+        ({"a": [1], "b": 3}, ["The parameter `b` type is expected as `string` but provided as `number`"]),
+        ({"a": 5, "b": 3, "c": 1}, ["An unexpected parameter `b` was provided"]),
+        ({"a": [[1]], "c": 3}, []),
+    ],
+)
+def test_a_visit_left_finding_nothing_is_not_called(
+    package: ModuleType, args: dict[str, Any], lines: list[str]
+) -> None:
+    (text,) = [t for n, t in _sources(package).items() if n.startswith("emptied_")]
+    assert not re.search(r"_(visit|collect)_a\b", text)
+    expected = f"Emptied failed due to the following issue:\n{lines[0]}" if lines else None
+    assert package.validate("Emptied", args) == expected
+    assert reference.message("Emptied", EMPTIED, args, EXTENDED) == expected
 
 
 def test_generated_extended_modules_are_lint_clean(tmp_path: Path) -> None:
