@@ -256,7 +256,8 @@ class FastPlan:
             # tested only for being a str)
             members = [(p, v) for p, v in members if not v.empty or v.key in self._building]
             extra_values = [v for v in extra_values if not v.empty or v.key in self._building]
-            fv.obj = FastObject(required, members, extra, declared, extra_values)
+            tested = required or members or extra != "allow" or self.tool.vocabulary.strict_keys
+            fv.obj = FastObject(required, members, extra, declared, extra_values) if tested else None
         if fv.may("array"):
             items = [self.value(n.items, f"{name}_item") for n in nodes if n.items is not None]
             fv.items = [v for v in items if not v.empty or v.key in self._building]

@@ -62,6 +62,9 @@ class Vocabulary:
     # E4: a value whose path has more than this many segments is not visited (an invalid
     # issue, E7 `depth`); None: no limit (subset mode cannot recurse, the schema bounds depth).
     depth_limit: int | None
+    # E4: an issue identical to one already recorded is recorded once. validation.md §5
+    # reports every issue: two non-str keys that print alike (two NaN keys) are two.
+    drops_repeats: bool
 
     def resolves(self, ref: Any) -> bool:
         """E3: the `$ref` is followed in place (interpreted and local)."""
@@ -77,6 +80,7 @@ SUBSET = Vocabulary(
     }),
     non_str_keys_always_unexpected=False,
     depth_limit=None,
+    drops_repeats=False,
 )  # fmt: skip
 # E2: the keywords extended mode adds; `$defs` / `definitions` hold `$ref` targets only.
 ADDED_KEYWORDS = frozenset({
@@ -90,6 +94,7 @@ EXTENDED = dataclasses.replace(
     open_keywords=SUBSET.open_keywords - {"allOf", "anyOf", "oneOf", "$ref"},
     non_str_keys_always_unexpected=True,
     depth_limit=256,
+    drops_repeats=True,
 )
 VOCABULARIES = {vocabulary.name: vocabulary for vocabulary in (SUBSET, EXTENDED)}
 # Ignored in extended mode without being "not enforced": identifiers and comments (E3).
@@ -370,7 +375,7 @@ def compact(value: Any) -> str:
 # ---------- schemas: references, groups ----------
 
 Schema = dict[str, Any]
-Segment = Any  # str (a name), int (an index), or ("key", [type name,] str(key)) for a non-str key
+Segment = Any  # str (a name), int (an index), or ("key", id(key), str(key)) for a non-str key
 
 
 def is_local(ref: Any) -> bool:
@@ -600,11 +605,12 @@ class _Interpreter:
                             out += self.visit(extra, value[key], (*path, key))
                         continue
                 # unexpected; a non-str key's value is never visited (validation.md §3). E4 drops
-                # an issue whose path segments repeat: the type keeps keys that print alike apart
-                # (subset mode drops none, and reads only str(key))
+                # an issue whose path segments repeat: a key is the segment, so two keys that
+                # print alike (two NaN objects) stay apart, by identity, never compared with ==
+                # (subset mode drops none)
                 segment: Segment = key
                 if not named:
-                    segment = ("key", type(key).__name__, str(key)) if always else ("key", str(key))
+                    segment = ("key", id(key), str(key))
                 out.append(("unexpected", (*path, segment), unexpected_line(render((*path, segment)))))
         if isinstance(value, list):  # 5. arrays
             for schema in group:
@@ -758,7 +764,7 @@ def unique(found: list[Issue]) -> list[Issue]:
 def issues(
     parameters: Schema, args: Any, vocabulary: Vocabulary = SUBSET, patterns: PatternHook = ecma_pattern
 ) -> list[tuple[str, str, str]]:
-    """(kind, path, line) per issue, duplicates dropped, grouped by kind in spec order."""
+    """(kind, path, line) per issue, grouped by kind in spec order (E4: repeats dropped)."""
     if not isinstance(args, dict):
         line = f"The tool input type is expected as `object` but provided as `{json_type(args)}`"
         return [("type", "", line)]
@@ -766,9 +772,11 @@ def issues(
     # three frames per level of the value (visit, visit_group, steps), more through combinators
     sys.setrecursionlimit(max(limit, 20 * (vocabulary.depth_limit or 256) + 2000))
     try:
-        found = unique(_Interpreter(parameters, vocabulary, patterns).visit(parameters, args, ()))
+        found = _Interpreter(parameters, vocabulary, patterns).visit(parameters, args, ())
     finally:
         sys.setrecursionlimit(limit)
+    if vocabulary.drops_repeats:
+        found = unique(found)
     ordered = sorted(found, key=lambda issue: KIND_ORDER.index(issue[0]))
     return [(kind, render(path), line) for kind, path, line in ordered]
 

@@ -19,6 +19,8 @@ subset package's.
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -158,6 +160,26 @@ def test_verdict_matches_jsonschema_and_message_matches_reference(
     assert len(checked) >= sample.examples * sample.pairs
     assert checked.count(True) >= len(checked) // 20
     assert checked.count(False) >= len(checked) // 10
+
+
+@pytest.mark.parametrize(("mode", "chunk"), [(m, c) for m, s in SAMPLES.items() for c in range(s.chunks)])
+def test_generated_modules_are_lint_clean(
+    tmp_path_factory: pytest.TempPathFactory, mode: str, chunk: int
+) -> None:
+    """The lint the built-in tools' modules pass holds for every random declaration's."""
+    folder = Path(chunk_package(tmp_path_factory, mode, chunk).package.__file__ or "").parent
+    lint = [
+        sys.executable,
+        "-m",
+        "ruff",
+        "check",
+        "--isolated",
+        "--select",
+        "F,ARG,SIM,RET,PIE,C4,B",
+        str(folder),
+    ]
+    done = subprocess.run(lint, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout
 
 
 @pytest.mark.parametrize("mode", SAMPLES)

@@ -63,3 +63,10 @@ def test_a_key_that_is_not_a_str_is_unexpected_in_a_schema_map(tmp_path: Path, k
     assert package.validate("Maps", {"tags": {type("S", (str,), {})("a"): "b"}}) is None
     assert package.validate("Maps", {"tags": {"a": "b"}, "meta": {"id": 1, "x": "y"}}) is None
     assert package.validate("Free", {"m": {"a": [1]}, "x": None}) is None
+    # Two keys that print alike (two NaN objects) are two keys, so two issues, in both modes
+    # (E4 records once only an issue whose path segments are the same keys).
+    keys = {float("nan"): 1, float("nan"): 2}
+    line = "An unexpected parameter `nan` was provided"
+    expected = f"RootMap failed due to the following issues:\n{line}\n{line}"
+    assert package.validate("RootMap", keys) == expected
+    assert reference.message("RootMap", TOOLS["RootMap"], keys, reference.VOCABULARIES[keywords]) == expected
