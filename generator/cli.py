@@ -21,7 +21,6 @@ import click
 from generator.command import Target, regenerate_command
 from generator.config import ConfigError, Settings, package_keywords, settings
 from generator.errors import NOT_ENFORCED, DeclarationError, Notice
-from generator.load import project_root
 from generator.sources import stdio as stdio_source
 from generator.textui import coloured_diff, counted
 from generator.vocabulary import VOCABULARIES
@@ -49,14 +48,6 @@ _schemas_option = _folder_option(
     help="Folder of tool declarations (*.json): OpenAI, Anthropic or MCP form, one or many tools "
     "a file.  [default: [tool.toolgen] schemas, else tool_schemas]",
 )
-_out_option = _folder_option(
-    "--out",
-    help="Folder of the generated package (its import name is the folder's name).  "
-    "[default: [tool.toolgen] out, else generated]",
-)
-_strict_option = click.option(
-    "--strict", is_flag=True, help="Treat warnings about declarations as errors (exit 2)."
-)
 _keywords_option = click.option(
     "--keywords",
     type=click.Choice(["subset", "extended"]),
@@ -69,13 +60,6 @@ _package_option = _folder_option(
     "package",
     help="Folder of the generated package to use, e.g. a vendored copy (--out is the same).  "
     "[default: [tool.toolgen] out, else generated, at the project root]",
-)
-_allow_option = click.option(
-    "--allow",
-    metavar="KINDS",
-    help="Comma-separated warnings that do not fail --strict and are not printed: warning kinds "
-    "(not-enforced, unchecked-keys, ...) or keywords reported as not enforced (default, format, "
-    "...).  [default: [tool.toolgen] allow, else none]",
 )
 _color_option = click.option(
     "--color/--no-color",
@@ -158,13 +142,23 @@ def main() -> None:
 
 @main.command(short_help="Generate one validator module per tool declaration.")
 @_schemas_option
-@_out_option
+@_folder_option(
+    "--out",
+    help="Folder of the generated package (its import name is the folder's name).  "
+    "[default: [tool.toolgen] out, else generated]",
+)
 @click.option(
     "--check", is_flag=True, help="Write nothing; exit 1 and print a diff if the output is not in sync."
 )
 @_keywords_option
-@_strict_option
-@_allow_option
+@click.option("--strict", is_flag=True, help="Treat warnings about declarations as errors (exit 2).")
+@click.option(
+    "--allow",
+    metavar="KINDS",
+    help="Comma-separated warnings that do not fail --strict and are not printed: warning kinds "
+    "(not-enforced, unchecked-keys, ...) or keywords reported as not enforced (default, format, "
+    "...).  [default: [tool.toolgen] allow, else none]",
+)
 @_color_option
 def generate(
     schemas: Path | None,
@@ -184,27 +178,17 @@ def generate(
     _generate(_settings(schemas, out, keywords, allow), check, strict, color)
 
 
-@main.command(short_help="Check that the generated package is up to date.")
-@_schemas_option
-@_out_option
-@_keywords_option
-@_strict_option
-@_allow_option
-@_color_option
-def check(
-    schemas: Path | None,
-    out: Path | None,
-    keywords: str | None,
-    strict: bool,
-    allow: str | None,
-    color: bool | None,
-) -> None:
+@main.command(
+    short_help="Check that the generated package is up to date.",
+    params=[p for p in generate.params if p.name != "check"],  # generate's options but --check
+)
+def check(**options: Any) -> None:
     """Check that the generated package is up to date (same as generate --check).
 
     Writes nothing. Exit 0 when in sync; 1 with a unified diff (coloured on a terminal) and
     the command that fixes it; 2 when a declaration is refused. Meant for CI and pre-commit.
     """
-    _generate(_settings(schemas, out, keywords, allow), True, strict, color)
+    click.get_current_context().invoke(generate, check=True, **options)
 
 
 def _generate(options: Settings, check: bool, strict: bool, color: bool | None) -> None:
@@ -339,8 +323,7 @@ def _regenerate(options: Settings, here: Path | None = None, program: str = "too
     """The command that regenerates this package (generator/command.py), run from `here`: the
     working directory in the advice about drift; the project root (default) in its headers,
     so that they do not depend on where the run started."""
-    root = project_root(Path.cwd().resolve())
-    base = here or root
+    base = here or options.root
     try:
         # What a bare `toolgen generate` run from `base` uses for a new package. A header's
         # command must rebuild the package from its declarations alone; advice is for now,
@@ -352,7 +335,7 @@ def _regenerate(options: Settings, here: Path | None = None, program: str = "too
     recorded = package_keywords(options.out) if follows else None
     target = Target(options.schemas, options.out, options.keywords)
     bare = Target(base / defaults.schemas, base / defaults.out, defaults.keywords)
-    return regenerate_command(target, bare, base, root, program, recorded)
+    return regenerate_command(target, bare, base, options.root, program, recorded)
 
 
 def _out_of_sync(

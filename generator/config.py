@@ -64,22 +64,17 @@ class Settings:
     explicit: frozenset[str]
     # The keys the project's table sets.
     configured: frozenset[str] = frozenset()
-    # Where the keyword mode came from: "given" (command line), "table", "package" (the
-    # package on disk) or "default".
-    keywords_from: str = "default"
     # `toolgen import`'s sources from the table (the command line's replace them).
     imports: tuple[str, ...] = ()
     import_stdio: tuple[str, ...] = ()
 
     def origin(self, key: str) -> str:
-        """Where an option's value came from, for messages: `--schemas`, `[tool.toolgen] schemas
-        in pyproject.toml`, or the default."""
+        """Where a folder option's value came from, for messages: `--schemas`, `[tool.toolgen]
+        schemas in pyproject.toml`, or the default."""
         if key in self.explicit:
             return f"--{key}"
         if key in self.configured and self.config is not None:
             return f"[tool.toolgen] {key} in {self.config.name}"
-        if key == "keywords" and self.keywords_from == "package":
-            return f"the package in {self.out.as_posix()}"
         return f"the default, {DEFAULTS[key]}"
 
 
@@ -157,12 +152,10 @@ def settings(
         return Path(os.path.relpath(folder, here))  # as the working directory sees it, shortest
 
     out_folder = path_of("out")
-    mode, keywords_from = keywords, "given"
-    if mode is None and "keywords" in found:
-        mode, keywords_from = found["keywords"], "table"
+    mode = keywords or found.get("keywords")
     if mode is None:
         recorded = package_keywords(out_folder) if follow_package else None
-        mode, keywords_from = (recorded, "package") if recorded else (DEFAULTS["keywords"], "default")
+        mode = recorded or DEFAULTS["keywords"]
     return Settings(
         schemas=path_of("schemas"),
         out=out_folder,
@@ -172,7 +165,6 @@ def settings(
         config=path,
         explicit=frozenset(key for key, value in given.items() if value is not None),
         configured=frozenset(found),
-        keywords_from=keywords_from,
         imports=tuple(found.get("import", ())),
         import_stdio=tuple(found.get("import-stdio", ())),
     )
