@@ -175,23 +175,7 @@ def generate(
     no declaration produces any more. Prints a one-line summary. Exit 0 on success, 1 with
     --check when generated files differ, 2 when a declaration is refused (nothing written).
     """
-    _generate(_settings(schemas, out, keywords, allow), check, strict, color)
-
-
-@main.command(
-    short_help="Check that the generated package is up to date.",
-    params=[p for p in generate.params if p.name != "check"],  # generate's options but --check
-)
-def check(**options: Any) -> None:
-    """Check that the generated package is up to date (same as generate --check).
-
-    Writes nothing. Exit 0 when in sync; 1 with a unified diff (coloured on a terminal) and
-    the command that fixes it; 2 when a declaration is refused. Meant for CI and pre-commit.
-    """
-    click.get_current_context().invoke(generate, check=True, **options)
-
-
-def _generate(options: Settings, check: bool, strict: bool, color: bool | None) -> None:
+    options = _settings(schemas, out, keywords, allow)
     # Imported here: the compiler (jinja2, black) costs a third of a second to import, which
     # the reading commands (validate, explain, audit) should not pay. generator.build itself
     # imports neither: a renderer does, when it first renders.
@@ -272,6 +256,19 @@ def _generate(options: Settings, check: bool, strict: bool, color: bool | None) 
     finally:  # the worker, on every way out (a refusal exits through SystemExit)
         if service is not None:
             service.close()
+
+
+@main.command(
+    short_help="Check that the generated package is up to date.",
+    params=[p for p in generate.params if p.name != "check"],  # generate's options but --check
+)
+def check(**options: Any) -> None:
+    """Check that the generated package is up to date (same as generate --check).
+
+    Writes nothing. Exit 0 when in sync; 1 with a unified diff (coloured on a terminal) and
+    the command that fixes it; 2 when a declaration is refused. Meant for CI and pre-commit.
+    """
+    click.get_current_context().invoke(generate, check=True, **options)
 
 
 def _schemas_exist(options: Settings) -> None:
@@ -440,10 +437,9 @@ def validate(tool: str | None, arguments: str, package: Path | None) -> None:
         args = _arguments(text)
     except ValueError as exc:
         _fail(f"the arguments are not JSON: {exc}")
-    out = options.out
     loaded = _package(options)
     if tool not in loaded.TOOL_NAMES:
-        line, passes = _no_validator(tool, loaded, f" in {out.as_posix()}/")
+        line, passes = _no_validator(tool, loaded, f" in {options.out.as_posix()}/")
         _say(line)
         sys.exit(0 if passes else 1)
     message = loaded.validate(tool, args)
@@ -454,7 +450,7 @@ def validate(tool: str | None, arguments: str, package: Path | None) -> None:
         return
     _say(message)
     if mode == "extended":
-        click.echo(f"(checked with the extended keywords of {out.as_posix()}/)", err=True)
+        click.echo(f"(checked with the extended keywords of {options.out.as_posix()}/)", err=True)
     sys.exit(1)
 
 

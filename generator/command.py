@@ -18,7 +18,6 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-MAKE = "make generate"
 _GENERATE_TARGET = re.compile(r"^generate\s*:(?!=)", re.MULTILINE)
 
 
@@ -70,7 +69,7 @@ def regenerate_command(
     if len(words) == 2 and has_make_target(root):
         # The Makefile is at the root: from a folder below it, make is told where it is.
         if _same(base, root):
-            return MAKE
+            return "make generate"
         return f"make -C {shlex.quote(_shown(root, base, root))} generate"
     return " ".join(words)
 
