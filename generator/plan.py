@@ -256,6 +256,7 @@ class FastPlan:
             # tested only for being a str)
             members = [(p, v) for p, v in members if not v.empty or v.key in self._building]
             extra_values = [v for v in extra_values if not v.empty or v.key in self._building]
+            # an object none of whose keys is tested is its type test alone (a leaf)
             tested = required or members or extra != "allow" or self.tool.vocabulary.strict_keys
             fv.obj = FastObject(required, members, extra, declared, extra_values) if tested else None
         if fv.may("array"):
