@@ -193,8 +193,29 @@ class FastPlan:
     def __post_init__(self) -> None:
         self._nodes = {n.pointer: n for n in self.tool.nodes}
         self.root = self.value("", "args")
+        self._spread_fallbacks()
         # some value is recursive: every helper checks the depth limit (E4)
         self.depth = any(v.recursive for v in self.values.values())
+
+    def _spread_fallbacks(self) -> None:
+        """A value with a part this path cannot prove valid (a fallback) is a fallback itself,
+        with no helper: its test could only pass where that part is absent, and a helper
+        that always returns False would be called for nothing, once per element. Repeated
+        until nothing changes, since a recursive value is completed after its users."""
+        changed = True
+        while changed:
+            changed = False
+            for fv in self.values.values():
+                parts = [*(fv.alternatives or ()), *fv.items]
+                if fv.obj is not None:
+                    parts += [v for _, v in fv.obj.members] + fv.obj.extra_values
+                if not fv.fallback and any(part.fallback for part in parts):
+                    fv.fallback, fv.obj, fv.items, fv.alternatives = True, None, [], None
+                    changed = True
+        self.helpers = [h for h in self.helpers if not h.fallback]
+        for fv in self.values.values():
+            if fv.fallback:
+                fv.helper = ""
 
     def value(self, pointer: str, name: str) -> FastValue:
         return self.merged(self._nodes[pointer].group, name)
