@@ -43,11 +43,8 @@ def format_source(name: str, source: str) -> str:
     """black's formatting of one rendered file, which must parse before and after."""
     try:
         formatted = black.format_str(source, mode=MODE)
-    except InvalidInput as exc:
-        raise RenderError(f"{name}: rendered code does not parse: {exc}") from exc
-    try:
         ast.parse(formatted, filename=name)
-    except SyntaxError as exc:
+    except (InvalidInput, SyntaxError) as exc:
         raise RenderError(f"{name}: rendered code does not parse: {exc}") from exc
     return formatted
 

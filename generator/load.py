@@ -218,14 +218,6 @@ def labeller() -> Callable[[Path], str]:
     return label
 
 
-def read_declaration(path: Path) -> Declaration:
-    """The declaration of a file that holds exactly one tool."""
-    found = read_declarations(path)
-    if len(found) != 1:
-        raise DeclarationError(display_name(path), "", f"expected one tool, found {len(found)}")
-    return found[0]
-
-
 def schema_files(schemas_dir: Path) -> list[Path]:
     """The *.json files directly inside the folder, in file-name order."""
     if not schemas_dir.is_dir():

@@ -12,7 +12,6 @@ output folder, so two generators never interleave their writes.
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
 import errno
 import fcntl
@@ -221,14 +220,6 @@ def _not_a_file(out: Path) -> None:
         raise OutputError(f"{out}: the output path exists and is not a folder")
 
 
-def plan(out: Path, files: dict[str, str]) -> Plan:
-    _not_a_file(out)
-    staging = Staging(out, write=False)
-    for name, content in sorted(files.items()):
-        staging.put(name, content)
-    return dataclasses.replace(staging.plan(), files=files)
-
-
 def diff(plan: Plan) -> str:
     """A unified diff from the disk to what would be generated (orphans shown as deletions)."""
     return folder_diff(plan.out, plan.changed + plan.missing + plan.orphans, plan.files, _regular)
@@ -328,16 +319,3 @@ def locked(out: Path, exclusive: bool = True) -> Iterator[None]:
         yield
     finally:
         os.close(fd)  # closing the descriptor releases the lock
-
-
-def write_locked(out: Path, files: dict[str, str], after_write: AfterWrite | None = None) -> Plan:
-    """Stage and commit under the exclusive lock: the disk read is the one the writes are based on."""
-    staging = Staging(out, write=True, after_write=after_write)
-    staging.begin()
-    try:
-        for name, content in sorted(files.items()):
-            staging.put(name, content)
-    except BaseException:
-        staging.abort()
-        raise
-    return staging.commit()

@@ -7,6 +7,7 @@ result under the output folder's own name, exactly as a user of the package woul
 
 from __future__ import annotations
 
+import dataclasses
 import fcntl
 import importlib.util
 import json
@@ -21,7 +22,7 @@ from typing import Any
 import pytest
 
 from generator.build import build
-from generator.write import write_locked
+from generator.write import AfterWrite, Plan, Staging
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,6 +37,28 @@ def write_declarations(folder: Path, tools: Mapping[str, Any]) -> None:
     for i, (name, parameters) in enumerate(tools.items()):
         text = json.dumps(declaration(name, parameters), ensure_ascii=False, indent=1)
         (folder / f"t{i:04d}.json").write_text(text, "utf-8")
+
+
+def write_locked(out: Path, files: dict[str, str], after_write: AfterWrite | None = None) -> Plan:
+    """Write a build's files as `toolgen generate` does: staged, then committed, under the
+    folder's exclusive lock."""
+    staging = Staging(out, write=True, after_write=after_write)
+    staging.begin()
+    try:
+        for name, content in sorted(files.items()):
+            staging.put(name, content)
+    except BaseException:
+        staging.abort()
+        raise
+    return staging.commit()
+
+
+def plan(out: Path, files: dict[str, str]) -> Plan:
+    """What writing a build's files would change (`toolgen generate --check`'s comparison)."""
+    staging = Staging(out, write=False)
+    for name, content in sorted(files.items()):
+        staging.put(name, content)
+    return dataclasses.replace(staging.plan(), files=files)
 
 
 def generate(schemas: Path, out: Path) -> None:

@@ -24,8 +24,8 @@ from hypothesis import HealthCheck, settings
 
 from generator.build import build
 from generator.cli import main
-from generator.write import write_locked
 from tests import reference
+from tests.genpkg import write_locked
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "tool_schemas"

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from generator.build import build
-from generator.write import HEADER, locked, plan, write_locked
+from generator.write import HEADER, locked
+from tests.genpkg import plan, write_locked
 from tests.reliability import ROOT, declaration, imported, invoke, snapshot, write_schemas
 
 
@@ -101,7 +102,7 @@ KILLER = """
 import os, signal, sys
 from pathlib import Path
 from generator.build import build
-from generator.write import write_locked
+from tests.genpkg import write_locked
 count = []
 def die(path):
     count.append(path)

@@ -22,8 +22,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.build import build
-from generator.write import write_locked
 from tests import reference
+from tests.genpkg import write_locked
 from tests.reference import EXTENDED
 from tests.reliability import PROFILE, fresh_package_dir, imported, same_value, snapshot, write_schemas
 from tests.test_injection import NASTY, SENTINEL

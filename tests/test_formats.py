@@ -16,10 +16,10 @@ from click.testing import CliRunner
 from generator.build import build
 from generator.cli import main
 from generator.errors import DeclarationError
-from generator.load import read_all, read_declaration
+from generator.load import read_all, read_declarations
 from generator.readers.package import import_package
 from generator.shapes import ANTHROPIC, MCP, OPENAI, OPENAI_RESPONSES, tools_in
-from generator.write import write_locked
+from tests.genpkg import write_locked
 
 ROOT = Path(__file__).resolve().parent.parent
 LOOKUP = {
@@ -151,11 +151,8 @@ def test_duplicate_names_across_formats_are_refused(tmp_path: Path) -> None:
     )
 
 
-def test_read_declaration_wants_exactly_one_tool(tmp_path: Path) -> None:
-    path = write(tmp_path, "server.json", mcp_listing(2))
-    with pytest.raises(DeclarationError, match="expected one tool, found 2"):
-        read_declaration(path)
-    single = read_declaration(write(tmp_path, "one.json", {"name": "x", "inputSchema": LOOKUP}))
+def test_an_mcp_tool_is_read_with_its_pointers(tmp_path: Path) -> None:
+    [single] = read_declarations(write(tmp_path, "one.json", {"name": "x", "inputSchema": LOOKUP}))
     assert (single.name, single.pointer, single.name_pointer) == ("x", "/inputSchema", "/name")
 
 

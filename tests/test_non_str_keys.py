@@ -9,9 +9,8 @@ from typing import Any
 import pytest
 
 from generator.build import build
-from generator.write import write_locked
 from tests import reference
-from tests.genpkg import import_package, write_declarations
+from tests.genpkg import import_package, write_declarations, write_locked
 
 TOOLS = {
     "Maps": {

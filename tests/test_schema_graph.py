@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from generator.check import check
 from generator.errors import DeclarationError
-from generator.load import Declaration, read_declaration
+from generator.load import Declaration, read_declarations
 from generator.schema_graph import (
     Combinator,
     Discriminator,
@@ -53,7 +53,7 @@ def obj(**properties: Any) -> dict[str, Any]:
 
 
 def real(name: str) -> SchemaGraph:
-    declaration = read_declaration(REAL_TOOLS / name)
+    [declaration] = read_declarations(REAL_TOOLS / name)
     return analyse(declaration.file, declaration.parameters, base=declaration.pointer)
 
 

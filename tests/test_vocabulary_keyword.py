@@ -23,8 +23,7 @@ from generator.check import check
 from generator.errors import DeclarationError
 from generator.load import declarations_in, read_source, schema_files
 from generator.vocabulary import EXTENDED, SUBSET, Vocabulary, count
-from generator.write import write_locked
-from tests.genpkg import import_package, write_declarations
+from tests.genpkg import import_package, write_declarations, write_locked
 
 OBJECT_COUNTS = EXTENDED.extend(
     "extended+properties",
