@@ -26,7 +26,7 @@ import os
 import stat
 import tokenize
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
@@ -356,14 +356,14 @@ def render_job(env: jinja2.Environment, job: Job, vocabulary: Vocabulary) -> str
     kind, value = job
     if kind == "tool":
         return _rendered(env, value, vocabulary)
-    if kind == "served":
-        return render_declaration(env, value)
-    if kind == "index":
-        return render_declarations(env, value)
-    if kind == "init":
-        return render_init(env, value)
-    assert kind == "text"
-    return str(value)
+    return str(value) if kind == "text" else _RENDERERS[kind](env, value)
+
+
+_RENDERERS: dict[str, Callable[[jinja2.Environment, Any], str]] = {
+    "served": render_declaration,
+    "index": render_declarations,
+    "init": render_init,
+}
 
 
 class LocalRenderer:
