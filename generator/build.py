@@ -16,7 +16,6 @@ the headers of their declaration modules (docs/scale.md).
 from __future__ import annotations
 
 import ast
-import contextlib
 import dataclasses
 import functools
 import gc
@@ -290,7 +289,11 @@ def _emit(
             # Read again only for a file to render (a run holds no file's bytes); a file kept
             # has no text of its own: the next render or the end drains the queue.
             if None in entry.kept and current[0] != entry.source:
-                data = _reread(*sources[entry.source], entry.source)
+                path, sha = sources[entry.source]
+                data = read_source(path, entry.source)
+                if hashlib.sha256(data).hexdigest() != sha:  # not what pass 1 accepted: nothing is written
+                    changed = "the file changed while toolgen was reading it; run it again"
+                    raise DeclarationError(entry.source, "", changed)
                 current = (entry.source, declarations_in(data, entry.source))
             if tool_body is not None:
                 keep(tool_file, tool_body)
@@ -354,8 +357,9 @@ class Renderer(Protocol):
 def render_job(env: jinja2.Environment, job: Job, vocabulary: Vocabulary) -> str:
     """The unformatted body of the file `job` describes."""
     kind, value = job
-    if kind == "tool":
-        return _rendered(env, value, vocabulary)
+    if kind == "tool":  # check, lower, plan, render
+        graph, checked = check(value, vocabulary)
+        return render_tool(env, plan(lower(value, graph, checked)))
     return str(value) if kind == "text" else _RENDERERS[kind](env, value)
 
 
@@ -448,9 +452,16 @@ def _accepted(
     (pass 2 reads it again rather than holding every changed file's bytes), the headers
     read of the package on disk and the body of its `__init__.py` when it may be reused."""
     files = _schema_files(schemas_dir, declarations)
-    with _no_collection():
+    # The cycle collector paused while this makes tens of thousands of plain objects with no
+    # cycle among them (the record's entries): it would scan them again and again.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
         known = [record.source(label) if record is not None else None for _, label, _ in files]
         vouched, whole, read, init = _on_disk(out, current, known, record, listing)
+    finally:
+        if collecting:
+            gc.enable()
     told = _recorded(read, command)
     entries: list[Entry] = []
     warnings: list[Notice] = []
@@ -581,19 +592,6 @@ def _found(
     return (record.seen(found[1]) if record is not None else None), found[0].body_sha256
 
 
-@contextlib.contextmanager
-def _no_collection() -> Iterator[None]:
-    """The cycle collector paused while a phase makes tens of thousands of plain objects
-    with no cycle among them (the record's entries): it would scan them again and again."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()
-
-
 def declaration_files(schemas_dir: Path) -> dict[str, os.DirEntry[str]]:
     """The `*.json` files of a declarations folder (name -> entry), from one listing. An entry
     keeps its status once taken: a caller that looks at them before `build` (the CLI) and
@@ -622,15 +620,6 @@ def _schema_files(
     # A symlink is named by what it points to (labeller); any other file by its folder's label.
     items = [(name, found[name]) for name in sorted(found)]
     return [(name, label(schemas_dir / name) if e.is_symlink() else prefix + name, e) for name, e in items]
-
-
-def _reread(path: Path, sha: str, file: str) -> bytes:
-    """A changed declaration file's bytes again, for pass 2: the very bytes pass 1 accepted,
-    else a refusal (the file changed during the run; nothing is written)."""
-    data = read_source(path, file)
-    if hashlib.sha256(data).hexdigest() != sha:
-        raise DeclarationError(file, "", "the file changed while toolgen was reading it; run it again")
-    return data
 
 
 def _recorded(read: dict[str, Read], command: str) -> dict[str, list[tuple[str, Tool]]]:
@@ -673,21 +662,6 @@ def _told(module: str, fields: dict[str, str]) -> Tool | None:
     if not isinstance(tool, str) or module_name(tool) != module:
         return None
     return tool, module, position, listed, notes, None, None, None, None
-
-
-def _rendered(env: jinja2.Environment, declaration: Declaration, vocabulary: Vocabulary) -> str:
-    """One tool module's body, unformatted: check, lower, plan, render."""
-    graph, checked = check(declaration, vocabulary)
-    return render_tool(env, plan(lower(declaration, graph, checked)))
-
-
-def module_body(declaration: Declaration, keywords: str | Vocabulary = "subset") -> str:
-    """One tool module's formatted body (no header), straight through the stages."""
-    from generator.format import format_source
-
-    vocabulary = keywords if isinstance(keywords, Vocabulary) else VOCABULARIES[keywords]
-    body = _rendered(environment(), declaration, vocabulary)
-    return format_source(f"{module_name(declaration.name)}.py", body)
 
 
 def _read(path: Path) -> tuple[str, os.stat_result] | None:
@@ -792,4 +766,4 @@ def _on_disk(
     return vouched, whole, read, hdr.split(index[0])[1]
 
 
-__all__ = ["Build", "Declaration", "Entry", "Sink", "build", "fingerprint", "module_body", "render_tool"]
+__all__ = ["Build", "Declaration", "Entry", "Sink", "build", "fingerprint", "render_tool"]

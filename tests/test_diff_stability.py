@@ -14,8 +14,19 @@ from typing import Any
 
 import pytest
 
-from generator.build import KEYWORDS, module_body
+from generator.build import KEYWORDS, render_job
+from generator.format import format_source
 from generator.load import Declaration, read_all
+from generator.names import module_name
+from generator.render import environment
+from generator.vocabulary import VOCABULARIES
+
+
+def module_body(declaration: Declaration, keywords: str) -> str:
+    """One tool module's formatted body (no header), straight through the stages."""
+    body = render_job(environment(), ("tool", declaration), VOCABULARIES[keywords])
+    return format_source(f"{module_name(declaration.name)}.py", body)
+
 
 ROOT = Path(__file__).resolve().parent.parent
 DECLARATIONS = {d.name: d for d in read_all(ROOT / "tool_schemas")}
