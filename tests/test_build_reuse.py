@@ -181,6 +181,7 @@ def test_comment_only_generator_edit_keeps_the_fingerprint() -> None:
 def test_every_generator_module_is_either_an_output_stage_or_declared_not_to_be_one() -> None:
     names = sorted(p.name for p in (ROOT / "generator").glob("*.py"))
     assert sorted(OUTPUT_STAGES + NOT_OUTPUT) == names
+    assert {"build.py", "check.py", "lower.py", "plan.py", "render.py", "vocabulary.py"} <= set(OUTPUT_STAGES)
 
 
 def _run_generate(cwd: Path, *args: str, hash_seed: str = "0") -> None:
