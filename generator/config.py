@@ -1,24 +1,7 @@
-"""A project's own defaults for the commands: the `[tool.toolgen]` table of its pyproject.toml.
-
-    [tool.toolgen]
-    schemas = "tools/declarations"   # default: tool_schemas
-    out = "src/agent/validators"     # default: generated
-    keywords = "extended"            # default: subset
-    allow = ["default", "format"]    # warnings that do not fail --strict (default: none)
-    import = ["pkg.tools:server"]    # sources of `toolgen import` (default: none)
-    import-stdio = ["python -m pkg.server"]  # MCP servers it starts over stdio (default: none)
-
-The table is read from the project root's pyproject.toml (the nearest one at or above the
-working directory, as for source names). Its paths are relative to that file's folder, so a
-command gives the same answer from any folder of the project; paths given on the command
-line are relative to the working directory, as usual. The command line always wins. A
-table that cannot be used (an unknown key, a value of the wrong kind) is refused, naming the
-file and the key, rather than silently falling back to the defaults.
-
-The keyword mode follows the package on disk where neither the command line nor the table
-names one: a package generated with `--keywords extended` is checked, explained, validated
-and regenerated as such by every bare command (its `__init__.py` records the mode). Only a
-folder with no package yet gets the default, subset.
+"""A project's own defaults for the commands: the `[tool.toolgen]` table of the project root's
+pyproject.toml (docs/cli.md), its paths relative to that file. The command line always wins; a
+table that cannot be used is refused, naming file and key. Where neither names a keyword mode,
+the package on disk's (its `__init__.py` records it) is kept; a new package gets subset.
 """
 
 from __future__ import annotations
@@ -69,8 +52,7 @@ class Settings:
     import_stdio: tuple[str, ...] = ()
 
     def origin(self, key: str) -> str:
-        """Where a folder option's value came from, for messages: `--schemas`, `[tool.toolgen]
-        schemas in pyproject.toml`, or the default."""
+        """Where a folder option's value came from, for messages."""
         if key in self.explicit:
             return f"--{key}"
         if key in self.configured and self.config is not None:
@@ -79,8 +61,7 @@ class Settings:
 
 
 def table(root: Path, here: Path) -> tuple[Path | None, dict[str, Any]]:
-    """The pyproject.toml of the project root and its [tool.toolgen] table ({} when absent);
-    messages name the file as seen from `here`, the working directory."""
+    """The root's pyproject.toml and its [tool.toolgen] table; messages name it from `here`."""
     path = root / "pyproject.toml"
     if not path.is_file():
         return None, {}
@@ -135,10 +116,8 @@ def settings(
     allow: tuple[str, ...] | None = None,
     follow_package: bool = True,
 ) -> Settings:
-    """The options in force: the command line's, else the project's table, else (the keyword
-    mode) the package on disk, else the defaults. Default folders are the project root's, so
-    any folder of the project gives one answer. `follow_package` False: what a bare
-    `toolgen generate` would use for a package that does not exist yet."""
+    """The options in force: the command line's, else the table's, else (the keyword mode) the
+    package's, else the defaults; `follow_package` False: as for a package not yet written."""
     here = (cwd or Path.cwd()).resolve()
     root = project_root(here)
     path, found = table(root, here)
@@ -171,9 +150,8 @@ def settings(
 
 
 def package_keywords(out: Path) -> str | None:
-    """The keyword mode a generated package records (`KEYWORDS = "..."` in its `__init__.py`),
-    read without importing it; None when there is no readable generated package. Only a
-    regular file is read: opening a FIFO left in its place would wait forever."""
+    """The keyword mode a generated package's `__init__.py` records, read without importing it."""
+    # Only a regular file is read: opening a FIFO left in its place would wait forever.
     init = out / "__init__.py"
     try:
         if not stat.S_ISREG(init.stat().st_mode):
