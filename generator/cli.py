@@ -32,7 +32,6 @@ if TYPE_CHECKING:
     from generator.write import Plan
 
 _PROGRESS_BYTES = 1 << 20  # files larger than this get a progress bar even off a terminal
-_SUPPORT_FILES = frozenset({"__init__.py", "_support.py", "_declarations.py", "_paths.py"})
 
 # Defaults come from the project's [tool.toolgen] table, else these (generator/config.py): an
 # option not given is None, so that the table can supply it.
@@ -176,8 +175,7 @@ def generate(
     # The declaration files, which pass 1 then uses; refused, before any work, a folder that is
     # not there or could only give an empty package.
     _schemas_exist(options)
-    declarations = declaration_files(schemas)
-    if not declarations:
+    if not (declarations := declaration_files(schemas)):
         _fail(f"{schemas.as_posix()}: no *.json declarations in this folder; nothing written")
     # When a declaration changed since the package was written (an edit to render), a worker
     # that imports the compiler and renders pass 2's files starts now, on two or more cores,
@@ -282,9 +280,8 @@ def _importable(out: Path) -> None:
 
 def _is_allowed(warning: Notice, allow: frozenset[str]) -> bool:
     """Its kind is allowed, or it is a not-enforced warning whose every keyword is."""
-    if warning.kind in allow:
-        return True
-    return warning.kind == NOT_ENFORCED and bool(warning.keywords) and set(warning.keywords) <= allow
+    keywords = set(warning.keywords) if warning.kind == NOT_ENFORCED else set()
+    return warning.kind in allow or (bool(keywords) and keywords <= allow)
 
 
 def _summary(todo: Plan, result: Build, seconds: float) -> str:
@@ -292,7 +289,7 @@ def _summary(todo: Plan, result: Build, seconds: float) -> str:
     written = set(todo.changed + todo.missing)
     modules = {name.removesuffix(".py").removesuffix("_declaration") for name in written}
     changed = sum(1 for tool in result.tools if tool.module in modules and written.intersection(tool.files))
-    package = len(written & _SUPPORT_FILES)
+    package = len(written & {"__init__.py", "_support.py", "_declarations.py", "_paths.py"})
     # A removed tool leaves two orphans, its validator and its declaration module.
     removed = {name.removesuffix(".py").removesuffix("_declaration") for name in todo.orphans}
     extra = f" (+{counted(package, 'package file')})" if package else ""
@@ -441,8 +438,7 @@ def _no_validator(tool: str, package: Package, where: str = "") -> tuple[str, bo
     """The result line for a tool without validator, and whether it passes (unless a typo)."""
     from generator.readers.didyoumean import meant
 
-    typo_of = meant(tool, package.TOOL_NAMES)
-    if typo_of:
+    if typo_of := meant(tool, package.TOOL_NAMES):
         return f"{tool}: no validator{where}; did you mean {typo_of}?", False
     return f"{tool}: no validator{where} (not a built-in tool); passes through unvalidated", True
 
@@ -671,9 +667,8 @@ def import_(
     # Counted in tools, so the manifest is left out: `owners` has one declaration file a tool.
     changed = sum(n in plan.owners for n in plan.changed)
     new = sum(n in plan.owners for n in plan.new)
-    unchanged = len(plan.owners) - changed - new
     click.echo(
         f"{counted(len(plan.owners), 'tool')} imported into {folder.as_posix()}: {changed} changed, "
-        f"{new} new, {unchanged} unchanged, {len(plan.removed)} removed"
+        f"{new} new, {len(plan.owners) - changed - new} unchanged, {len(plan.removed)} removed"
         f" in {time.perf_counter() - started:.1f}s"
     )
