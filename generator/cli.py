@@ -11,10 +11,10 @@ import shlex
 import shutil
 import sys
 import time
-from collections.abc import Callable
 from contextlib import ExitStack
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -32,16 +32,10 @@ if TYPE_CHECKING:
     from generator.write import Plan
 
 _PROGRESS_BYTES = 1 << 20  # files larger than this get a progress bar even off a terminal
-_SUPPORT_FILES = frozenset({"__init__.py", "_support.py", "_declarations.py", "_paths.py"})
 
 # Defaults come from the project's [tool.toolgen] table, else these (generator/config.py): an
 # option not given is None, so that the table can supply it.
-_Command = TypeVar("_Command", bound=Callable[..., Any])
-
-
-def _folder_option(*names: str, help: str) -> Callable[[_Command], _Command]:
-    return click.option(*names, metavar="DIR", type=click.Path(path_type=Path), help=help)
-
+_folder_option = partial(click.option, metavar="DIR", type=click.Path(path_type=Path))
 
 _schemas_option = _folder_option(
     "--schemas",
@@ -75,25 +69,19 @@ def _fail(message: str) -> NoReturn:
 
 def _refused(exc: DeclarationError) -> NoReturn:
     """Every refusal of the run, one a line; with more than one, how many and where."""
-    refusals = exc.refusals
-    for refusal in refusals:
+    for refusal in exc.refusals:
         click.echo(f"error: {refusal}", err=True)
-    if len(refusals) > 1:
-        files = counted(len({r.file for r in refusals}), "file")
-        _fail(f"{len(refusals)} refusals in {files}; nothing written")
+    if len(exc.refusals) > 1:
+        files = counted(len({r.file for r in exc.refusals}), "file")
+        _fail(f"{len(exc.refusals)} refusals in {files}; nothing written")
     sys.exit(2)
 
 
-def _settings(
-    schemas: Path | None = None,
-    out: Path | None = None,
-    keywords: str | None = None,
-    allow: str | None = None,
-) -> Settings:
+def _settings(allow: str | None = None, **given: Any) -> Settings:
     """The options in force: the command line's, else the project's [tool.toolgen] table."""
     try:
         kinds = None if allow is None else tuple(k.strip() for k in allow.split(",") if k.strip())
-        return settings(schemas=schemas, out=out, keywords=keywords, allow=kinds)
+        return settings(allow=kinds, **given)
     except ValueError as exc:
         _fail(f"--allow: {exc}")
     except ConfigError as exc:
@@ -101,8 +89,7 @@ def _settings(
 
 
 def _program() -> str:
-    """The command as the user typed it, for advice: `.venv/bin/toolgen` when run by that path
-    (the bare name may not be on PATH), else click's name (`toolgen`, `python -m generator`)."""
+    """The program as typed, for advice: a path such as `.venv/bin/toolgen` when not on PATH."""
     name = click.get_current_context().find_root().info_name or "toolgen"
     typed = sys.argv[0] if sys.argv else ""
     if "/" not in typed or Path(typed).name != name:
@@ -175,7 +162,7 @@ def generate(
     no declaration produces any more. Prints a one-line summary. Exit 0 on success, 1 with
     --check when generated files differ, 2 when a declaration is refused (nothing written).
     """
-    options = _settings(schemas, out, keywords, allow)
+    options = _settings(allow, schemas=schemas, out=out, keywords=keywords)
     # Imported here: the compiler (jinja2, black) costs a third of a second to import, which
     # the reading commands (validate, explain, audit) should not pay. generator.build itself
     # imports neither: a renderer does, when it first renders.
@@ -188,8 +175,7 @@ def generate(
     # The declaration files, which pass 1 then uses; refused, before any work, a folder that is
     # not there or could only give an empty package.
     _schemas_exist(options)
-    declarations = declaration_files(schemas)
-    if not declarations:
+    if not (declarations := declaration_files(schemas)):
         _fail(f"{schemas.as_posix()}: no *.json declarations in this folder; nothing written")
     # When a declaration changed since the package was written (an edit to render), a worker
     # that imports the compiler and renders pass 2's files starts now, on two or more cores,
@@ -230,8 +216,7 @@ def generate(
             shown = [w for w in result.warnings if not _is_allowed(w, options.allow)]
             if shown:  # one write, not one per warning: a large catalogue has thousands
                 click.echo("\n".join(map(str, shown)), err=True)
-            if len(shown) < len(result.warnings):
-                hidden = len(result.warnings) - len(shown)
+            if hidden := len(result.warnings) - len(shown):
                 kinds = ", ".join(sorted(options.allow))
                 click.echo(f"({hidden} warning(s) of the allowed kinds not shown: {kinds})", err=True)
             if strict and shown:
@@ -294,11 +279,9 @@ def _importable(out: Path) -> None:
 
 
 def _is_allowed(warning: Notice, allow: frozenset[str]) -> bool:
-    """A warning --allow covers: its kind is allowed, or it is a not-enforced warning whose
-    every keyword is."""
-    if warning.kind in allow:
-        return True
-    return warning.kind == NOT_ENFORCED and bool(warning.keywords) and set(warning.keywords) <= allow
+    """Its kind is allowed, or it is a not-enforced warning whose every keyword is."""
+    keywords = set(warning.keywords) if warning.kind == NOT_ENFORCED else set()
+    return warning.kind in allow or (bool(keywords) and keywords <= allow)
 
 
 def _summary(todo: Plan, result: Build, seconds: float) -> str:
@@ -306,7 +289,7 @@ def _summary(todo: Plan, result: Build, seconds: float) -> str:
     written = set(todo.changed + todo.missing)
     modules = {name.removesuffix(".py").removesuffix("_declaration") for name in written}
     changed = sum(1 for tool in result.tools if tool.module in modules and written.intersection(tool.files))
-    package = len(written & _SUPPORT_FILES)
+    package = len(written & {"__init__.py", "_support.py", "_declarations.py", "_paths.py"})
     # A removed tool leaves two orphans, its validator and its declaration module.
     removed = {name.removesuffix(".py").removesuffix("_declaration") for name in todo.orphans}
     extra = f" (+{counted(package, 'package file')})" if package else ""
@@ -317,17 +300,12 @@ def _summary(todo: Plan, result: Build, seconds: float) -> str:
 
 
 def _regenerate(options: Settings, here: Path | None = None, program: str = "toolgen") -> str:
-    """The command that regenerates this package (generator/command.py), run from `here`: the
-    working directory in the advice about drift; the project root (default) in its headers,
-    so that they do not depend on where the run started."""
+    """The regenerate command, run from `here` (advice) or the project root (headers)."""
     base = here or options.root
-    try:
-        # What a bare `toolgen generate` run from `base` uses for a new package. A header's
-        # command must rebuild the package from its declarations alone; advice is for now,
-        # where a bare generate would also keep the mode the package on disk records.
-        defaults = settings(cwd=base, follow_package=False)
-    except ConfigError as exc:
-        _fail(str(exc))
+    # What a bare `toolgen generate` run from `base` uses for a new package. A header's
+    # command must rebuild the package from its declarations alone; advice is for now,
+    # where a bare generate would also keep the mode the package on disk records.
+    defaults = _settings(cwd=base, follow_package=False)
     follows = here is not None and "keywords" not in defaults.configured
     recorded = package_keywords(options.out) if follows else None
     target = Target(options.schemas, options.out, options.keywords)
@@ -338,8 +316,7 @@ def _regenerate(options: Settings, here: Path | None = None, program: str = "too
 def _out_of_sync(
     folder: Path, diff: str, groups: dict[str, tuple[str, ...]], advice: str, color: bool | None
 ) -> NoReturn:
-    """Drift, reported alike by check and import --check: the diff on standard output, then
-    each file under its label and the command that fixes it on standard error; exit 1."""
+    """Drift, for check and import --check: the diff, the files by label and the fix; exit 1."""
     click.echo(coloured_diff(diff), nl=False, color=color)
     for label, names in groups.items():
         for name in names:
@@ -368,8 +345,7 @@ def _package(options: Settings) -> Package:
 
 
 def _no_package_advice(options: Settings) -> str:
-    """What to do about a missing package: generate it only where there is something to
-    generate it from; elsewhere, say where the commands looked."""
+    """Generate a missing package where there are declarations; else say where we looked."""
     schemas = options.schemas
     if schemas.is_dir() and any(p.is_file() for p in schemas.glob("*.json")):
         words = [_program(), "generate"]
@@ -385,8 +361,7 @@ def _no_package_advice(options: Settings) -> str:
 
 
 def _arguments(text: str) -> Any:
-    """A call's arguments: strict JSON, so NaN, Infinity and numbers too large for a float
-    are refused, as in declarations. ValueError says why."""
+    """Strict JSON (no NaN, Infinity or overflowing numbers); ValueError says why."""
 
     def constant(literal: str) -> Any:
         raise ValueError(f"{literal} is not a JSON number")
@@ -455,18 +430,15 @@ def validate(tool: str | None, arguments: str, package: Path | None) -> None:
 
 
 def _say(text: str) -> None:
-    """Print a result that may quote the caller's strings: a lone surrogate (legal in a JSON
-    escape, not in UTF-8) is shown as its escape instead of crashing the output."""
+    # A result may quote a lone surrogate (legal in a JSON escape, not in UTF-8): shown escaped.
     click.echo(text.encode("utf-8", "backslashreplace").decode("utf-8"))
 
 
 def _no_validator(tool: str, package: Package, where: str = "") -> tuple[str, bool]:
-    """The result line for a tool `package` has no validator for, and whether the call passes:
-    it does through unvalidated, unless the name is a typo of a validated one."""
+    """The result line for a tool without validator, and whether it passes (unless a typo)."""
     from generator.readers.didyoumean import meant
 
-    typo_of = meant(tool, package.TOOL_NAMES)
-    if typo_of:
+    if typo_of := meant(tool, package.TOOL_NAMES):
         return f"{tool}: no validator{where}; did you mean {typo_of}?", False
     return f"{tool}: no validator{where} (not a built-in tool); passes through unvalidated", True
 
@@ -695,9 +667,8 @@ def import_(
     # Counted in tools, so the manifest is left out: `owners` has one declaration file a tool.
     changed = sum(n in plan.owners for n in plan.changed)
     new = sum(n in plan.owners for n in plan.new)
-    unchanged = len(plan.owners) - changed - new
     click.echo(
         f"{counted(len(plan.owners), 'tool')} imported into {folder.as_posix()}: {changed} changed, "
-        f"{new} new, {unchanged} unchanged, {len(plan.removed)} removed"
+        f"{new} new, {len(plan.owners) - changed - new} unchanged, {len(plan.removed)} removed"
         f" in {time.perf_counter() - started:.1f}s"
     )

@@ -1,13 +1,5 @@
-"""The command that regenerates a package: named in the first line of every generated file's
-header, and in the advice of `toolgen check` / `generate --check` when the package drifted.
-
-Only the options that differ from what a bare `toolgen generate` uses in this project (its
-[tool.toolgen] table, else tool_schemas -> generated, subset keywords) are named, with paths
-relative to `base` (the project root in headers, the working directory in advice); a path
-outside the project is written absolute. Where nothing differs and the project root's
-Makefile has a `generate` target (as this repository's, which also removes stale compiled
-modules), the command is `make generate`: a project's own entry point, where it has one. The
-header depends on nothing but the package, its sources and the root.
+"""The command that regenerates a package, named in every generated file's header and in the
+advice of `toolgen check` when the package drifted (docs/how-it-works.md, "Headers and reuse").
 """
 
 from __future__ import annotations
@@ -53,12 +45,9 @@ def regenerate_command(
     program: str = "toolgen",
     recorded: str | None = None,
 ) -> str:
-    """The shell command, run from `base`, that regenerates `target` (see the module docstring).
-
-    `defaults`: what a bare `toolgen generate` uses for a new package (paths as seen from the
-    working directory); `root`: the project root; `recorded`: the mode the package on disk
-    records, which a bare generate would keep (advice only), so a mode that differs from
-    either is named."""
+    """The shell command, run from `base`, that regenerates `target`: only the options that differ
+    from `defaults` (a bare generate's) or the `recorded` mode are named, paths relative to `base`
+    inside the project `root`. With none, a root Makefile's `generate` target is preferred."""
     words = [program, "generate"]
     if not _same(target.schemas, defaults.schemas):
         words += ["--schemas", shlex.quote(_shown(target.schemas, base, root))]

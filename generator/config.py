@@ -1,24 +1,7 @@
-"""A project's own defaults for the commands: the `[tool.toolgen]` table of its pyproject.toml.
-
-    [tool.toolgen]
-    schemas = "tools/declarations"   # default: tool_schemas
-    out = "src/agent/validators"     # default: generated
-    keywords = "extended"            # default: subset
-    allow = ["default", "format"]    # warnings that do not fail --strict (default: none)
-    import = ["pkg.tools:server"]    # sources of `toolgen import` (default: none)
-    import-stdio = ["python -m pkg.server"]  # MCP servers it starts over stdio (default: none)
-
-The table is read from the project root's pyproject.toml (the nearest one at or above the
-working directory, as for source names). Its paths are relative to that file's folder, so a
-command gives the same answer from any folder of the project; paths given on the command
-line are relative to the working directory, as usual. The command line always wins. A
-table that cannot be used (an unknown key, a value of the wrong kind) is refused, naming the
-file and the key, rather than silently falling back to the defaults.
-
-The keyword mode follows the package on disk where neither the command line nor the table
-names one: a package generated with `--keywords extended` is checked, explained, validated
-and regenerated as such by every bare command (its `__init__.py` records the mode). Only a
-folder with no package yet gets the default, subset.
+"""A project's own defaults for the commands: the `[tool.toolgen]` table of the project root's
+pyproject.toml (docs/cli.md), its paths relative to that file. The command line always wins; a
+table that cannot be used is refused, naming file and key. Where neither names a keyword mode,
+the package on disk's (its `__init__.py` records it) is kept; a new package gets subset.
 """
 
 from __future__ import annotations
@@ -69,8 +52,7 @@ class Settings:
     import_stdio: tuple[str, ...] = ()
 
     def origin(self, key: str) -> str:
-        """Where a folder option's value came from, for messages: `--schemas`, `[tool.toolgen]
-        schemas in pyproject.toml`, or the default."""
+        """Where a folder option's value came from, for messages."""
         if key in self.explicit:
             return f"--{key}"
         if key in self.configured and self.config is not None:
@@ -79,8 +61,7 @@ class Settings:
 
 
 def table(root: Path, here: Path) -> tuple[Path | None, dict[str, Any]]:
-    """The pyproject.toml of the project root and its [tool.toolgen] table ({} when absent);
-    messages name the file as seen from `here`, the working directory."""
+    """The root's pyproject.toml and its [tool.toolgen] table; messages name it from `here`."""
     path = root / "pyproject.toml"
     if not path.is_file():
         return None, {}
@@ -89,30 +70,31 @@ def table(root: Path, here: Path) -> tuple[Path | None, dict[str, Any]]:
         data = read_toml(path)
     except TOML_ERRORS as exc:
         raise ConfigError(f"{shown}: cannot be read: {exc}") from exc
+
+    def refused(problem: str) -> ConfigError:
+        return ConfigError(f"{shown}: [tool.toolgen] {problem}")
+
     found = data.get("tool", {}).get("toolgen", {}) if isinstance(data.get("tool"), dict) else {}
     if not isinstance(found, dict):
-        raise ConfigError(f"{shown}: [tool.toolgen] must be a table")
+        raise refused("must be a table")
     for key, value in found.items():
         if key not in KEYS:
-            expected = ", ".join(KEYS)
-            raise ConfigError(f"{shown}: [tool.toolgen] {key}: unknown key; expected one of {expected}")
-        if key in LISTS:
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise ConfigError(f"{shown}: [tool.toolgen] {key}: expected a list of strings")
-            if not all(value):
-                raise ConfigError(f"{shown}: [tool.toolgen] {key}: an empty string in the list")
+            raise refused(f"{key}: unknown key; expected one of {', '.join(KEYS)}")
+        if key not in LISTS:
+            if not isinstance(value, str) or not value:
+                raise refused(f"{key}: expected a non-empty string")
+        elif not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise refused(f"{key}: expected a list of strings")
+        elif not all(value):
+            raise refused(f"{key}: an empty string in the list")
+        elif key == "allow":
             try:
-                if key == "allow":
-                    allowed(value)
+                allowed(value)
             except ValueError as exc:
-                raise ConfigError(f"{shown}: [tool.toolgen] allow: {exc}") from None
-        elif not isinstance(value, str) or not value:
-            raise ConfigError(f"{shown}: [tool.toolgen] {key}: expected a non-empty string")
+                raise refused(f"allow: {exc}") from None
     keywords = found.get("keywords")
     if keywords is not None and keywords not in KEYWORD_MODES:
-        raise ConfigError(
-            f"{shown}: [tool.toolgen] keywords: {keywords!r} is not one of {', '.join(KEYWORD_MODES)}"
-        )
+        raise refused(f"keywords: {keywords!r} is not one of {', '.join(KEYWORD_MODES)}")
     return path, found
 
 
@@ -135,10 +117,8 @@ def settings(
     allow: tuple[str, ...] | None = None,
     follow_package: bool = True,
 ) -> Settings:
-    """The options in force: the command line's, else the project's table, else (the keyword
-    mode) the package on disk, else the defaults. Default folders are the project root's, so
-    any folder of the project gives one answer. `follow_package` False: what a bare
-    `toolgen generate` would use for a package that does not exist yet."""
+    """The options in force: the command line's, else the table's, else (the keyword mode) the
+    package's, else the defaults; `follow_package` False: as for a package not yet written."""
     here = (cwd or Path.cwd()).resolve()
     root = project_root(here)
     path, found = table(root, here)
@@ -153,13 +133,12 @@ def settings(
 
     out_folder = path_of("out")
     mode = keywords or found.get("keywords")
-    if mode is None:
-        recorded = package_keywords(out_folder) if follow_package else None
-        mode = recorded or DEFAULTS["keywords"]
+    if mode is None and follow_package:
+        mode = package_keywords(out_folder)
     return Settings(
         schemas=path_of("schemas"),
         out=out_folder,
-        keywords=mode,
+        keywords=mode or DEFAULTS["keywords"],
         allow=allowed(allow) if allow is not None else frozenset(found.get("allow", ())),
         root=root,
         config=path,
@@ -171,14 +150,11 @@ def settings(
 
 
 def package_keywords(out: Path) -> str | None:
-    """The keyword mode a generated package records (`KEYWORDS = "..."` in its `__init__.py`),
-    read without importing it; None when there is no readable generated package. Only a
-    regular file is read: opening a FIFO left in its place would wait forever."""
+    """The keyword mode a generated package's `__init__.py` records, read without importing it."""
+    # Only a regular file is read: opening a FIFO left in its place would wait forever.
     init = out / "__init__.py"
     try:
-        if not stat.S_ISREG(init.stat().st_mode):
-            return None
-        text = init.read_text("utf-8")
+        text = init.read_text("utf-8") if stat.S_ISREG(init.stat().st_mode) else ""
     except (OSError, UnicodeDecodeError):
         return None
     if not text.startswith("# Generated by toolgen."):
