@@ -1,16 +1,6 @@
-"""The pipeline: load -> check -> lower -> plan -> render -> format, plus headers.
-
-`build` hands every file the output package should hold, in order, to a sink: in memory
-(Build.files) or generator/write.py's Staging, which compares each with the disk as it
-comes and streams the changed ones to temp files. With `reuse` (the output folder), a file
-already there is taken as it is, without rendering, when generator/header.py says it can be
-trusted: its header is intact and names the same source and sha256, its body matches the
-body sha256 in its header, and the package's `__init__.py` names this generator's
-fingerprint and the digest of exactly the files on disk. Anything else is rendered again, so
-reuse never keeps a stale or edited file. A declaration file whose bytes are the ones the
-record of verified files (generator/verified.py) or its modules' headers name is not even
-parsed: its tools' names, places and warnings come from the record's entry of it, else from
-the headers of their declaration modules (docs/scale.md).
+"""The pipeline: load -> check -> lower -> plan -> render -> format, plus headers. Pass 1 reads
+and checks the declarations that changed; pass 2 renders, formats and hands to a sink only the
+files that are not on disk already, trusted as docs/scale.md says (generator/header.py).
 """
 
 from __future__ import annotations
@@ -180,21 +170,13 @@ def build(
 ) -> Build:
     """Everything the output package should contain; raises DeclarationError on bad input.
 
-    `keywords` is the mode of extended.md E1, "subset" (validation.md) or "extended", or a
-    vocabulary of one's own (generator/vocabulary.py: `EXTENDED.extend(...)`).
-    `command`, which every header names, regenerates the package (generator/command.py); by
-    default the one for `reuse` (else generated/) as a project without [tool.toolgen] has it.
-    Two passes: the first reads, checks and lowers every declaration whose file changed and
-    keeps only names, hashes and warnings, so a refusal is raised before anything is
-    rendered or written; the second renders and formats the changed tools one by one and
-    hands each file to `sink` as soon as it is formatted (with a sink, Build.files is
-    empty: the run holds hashes, not texts). `record`, the record of verified files of
-    `reuse` (generator/verified.py, made for `command`), spares reading and parsing the
-    files whose identity it has seen; `listing`, the .py files of `reuse` (name -> entry) as
-    the writer listed them under the run's lock, spares listing them again. `service`, a
-    renderer already started in another process (generator/overlap.py), renders the files
-    of an edit (at most SERVICE_MAX_FILES); it is closed when pass 2 ends. `declarations`,
-    the declaration files as `declaration_files` listed them, spares listing them again."""
+    `keywords`: "subset", "extended" or a vocabulary of one's own (generator/vocabulary.py).
+    `command`, which every header names, regenerates the package (generator/command.py).
+    Pass 1 raises every refusal before anything is rendered; pass 2 hands each file to `sink`
+    as soon as it is formatted (Build.files is then empty). `reuse`: the package folder on disk;
+    `record`, its record of verified files (generator/verified.py, made for `command`);
+    `listing` and `declarations`: its .py files and the declaration files, listed already;
+    `service`: a renderer started in another process for an edit (generator/overlap.py)."""
     vocabulary = keywords if isinstance(keywords, Vocabulary) else VOCABULARIES.get(keywords)
     if vocabulary is None:
         raise ValueError(f"unknown keyword mode {keywords!r}")
