@@ -35,6 +35,9 @@ MODE = black.Mode(
 PARALLEL_MIN_CHARS = 64_000
 
 
+_Queued = tuple[str, str, "Future[str] | None"]  # a file: name, source, its result (None: not sent)
+
+
 class RenderError(Exception):
     """Generated source that does not parse: a bug in toolgen, never in a declaration."""
 
@@ -49,12 +52,12 @@ def format_source(name: str, source: str) -> str:
     return formatted
 
 
-def _pool_size(files: int, chars: int) -> int:
-    """Worker processes for this much work: 1 means serial, in this process."""
+def _pool_size(files: int, chars: int, workers: int | None = None) -> int:
+    """Worker processes for this much work (1: serial, in this process); `workers` fixes it."""
+    if workers is not None:
+        return min(workers, files)
     wanted = usable_workers()
-    if wanted < 2 or files < 2 or chars < PARALLEL_MIN_CHARS:
-        return 1
-    return min(wanted, files)
+    return 1 if wanted < 2 or files < 2 or chars < PARALLEL_MIN_CHARS else min(wanted, files)
 
 
 class Formatter:
@@ -76,7 +79,7 @@ class Formatter:
     def __init__(self, workers: int | None = None) -> None:
         self._workers = workers
         # (name, source, future) in submission order, not yet taken; no future: not sent.
-        self._queue: deque[tuple[str, str, Future[str] | None]] = deque()
+        self._queue: deque[_Queued] = deque()
         self._chars = 0
         self._count = 0
         self._pool: ProcessPoolExecutor | None = None
@@ -88,13 +91,8 @@ class Formatter:
         self._chars += len(source)
         future = self._pool.submit(format_source, name, source) if self._pool is not None else None
         self._queue.append((name, source, future))
-        if self._pool is None and not self._serial and self._size(self._count) > 1:
+        if not (self._pool or self._serial) and _pool_size(self._count, self._chars, self._workers) > 1:
             self._start()
-
-    def _size(self, files: int) -> int:
-        if self._workers is not None:
-            return min(self._workers, files)
-        return _pool_size(files, self._chars)
 
     def _start(self) -> None:
         # Sized for the whole run, since files keep coming: the cores, within TOOLGEN_JOBS.
@@ -115,14 +113,11 @@ class Formatter:
         if future is not None:
             try:
                 return future.result()
-            except (BrokenProcessPool, OSError):
-                self._stop()  # the workers died: the rest is done here
+            except (BrokenProcessPool, OSError):  # the workers died: the rest is done here
+                rest: deque[_Queued] = deque((n, s, None) for n, s, _ in self._queue)
+                self.close()
+                self._serial, self._queue = True, rest
         return format_source(name, source)
-
-    def _stop(self) -> None:
-        waiting: deque[tuple[str, str, Future[str] | None]] = deque((n, s, None) for n, s, _ in self._queue)
-        self.close()
-        self._serial, self._queue = True, waiting
 
     def ready(self) -> Iterator[str]:
         """The results that can be taken now, in submission order: with a pool, those done

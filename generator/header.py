@@ -136,5 +136,4 @@ def package_digest(bodies: Mapping[str, str]) -> str:
     """The digest `__init__.py` records: (file name, body sha256) of every other file, in name
     order. One update of the joined pairs (the same bytes as one update per pair, in a tenth
     of the time for 20,000 files); the names are distinct, so sorting them orders the pairs."""
-    joined = "".join([f"{name}\0{bodies[name]}\0" for name in sorted(bodies)])
-    return hashlib.sha256(joined.encode("utf-8", "surrogateescape")).hexdigest()
+    return sha256("".join([f"{name}\0{bodies[name]}\0" for name in sorted(bodies)]))

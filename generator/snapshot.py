@@ -103,16 +103,12 @@ def snapshot(folder: Path, tools: list[ImportedTool]) -> Snapshot:
     owners = {names[t.name]: t.source for t in tools}
     _refuse_hand_written(folder, tools, names, set(previous))
     files[MANIFEST] = render_manifest(owners)
-    changed: list[str] = []
-    new: list[str] = []
-    for name, content in sorted(files.items()):
-        path = folder / name
-        if not path.is_file():
-            new.append(name)
-        elif path.read_bytes() != content.encode("utf-8"):
-            changed.append(name)
-    removed = sorted(n for n in previous if n not in files and (folder / n).is_file())
-    return Snapshot(folder, files, owners, tuple(changed), tuple(new), tuple(removed))
+    new = tuple(n for n in sorted(files) if not (folder / n).is_file())
+    changed = tuple(
+        n for n in sorted(files) if n not in new and (folder / n).read_bytes() != files[n].encode()
+    )
+    removed = tuple(sorted(n for n in previous if n not in files and (folder / n).is_file()))
+    return Snapshot(folder, files, owners, changed, new, removed)
 
 
 def _refuse_hand_written(

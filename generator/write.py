@@ -28,7 +28,7 @@ from pathlib import Path
 from generator.header import HEADER as HEADER
 from generator.load import project_root
 
-# Written last (after every module it may name) and in this order; orphans go after them.
+# Written last (after every module they may name) and in this order; orphans go after them.
 _INDEX_FILES = ("_support.py", "_declarations.py", "__init__.py")
 _TEMP_SUFFIX = ".tmp"
 
@@ -75,7 +75,8 @@ def is_generated(path: Path) -> bool:
 
 def check_output_folder(out: Path, schemas: Path) -> None:
     """Refuse an --out that is a file, lies inside --schemas, or is the project root (or above)."""
-    _not_a_file(out)
+    if os.path.lexists(out) and not out.is_dir():
+        raise OutputError(f"{out}: the output path exists and is not a folder")
     target = out.resolve()
     source = schemas.resolve()
     if target == source or source in target.parents:
@@ -142,7 +143,7 @@ class Staging:
         stack = ExitStack()
         stack.enter_context(locked(self.out))
         self._lock = stack
-        self._listing = _remove_stale_temps(self.out)
+        self._listing = _py_files(self.out, remove_temps=True)
 
     def listing(self) -> dict[str, os.DirEntry[str]]:
         """The folder's .py files (name -> entry), listed once: a run holds the lock from its
@@ -150,8 +151,7 @@ class Staging:
         --check), so only the run itself changes them meanwhile, and build() reads the same
         listing (a package of 20,000 files is listed once, not three times)."""
         if self._listing is None:
-            with os.scandir(self.out) as entries:  # (not glob: it matches a pattern against every file)
-                self._listing = {e.name: e for e in entries if e.name.endswith(".py")}
+            self._listing = _py_files(self.out)
         return self._listing
 
     def plan(self) -> Plan:
@@ -180,7 +180,9 @@ class Staging:
             if todo.orphans and self._lock is None:
                 self.begin()
             try:
-                for name in _write_order(todo):
+                # Tool modules first, then _INDEX_FILES in order: the index never names a missing module.
+                rank = {name: rank for rank, name in enumerate(_INDEX_FILES, 1)}
+                for name in sorted(todo.changed + todo.missing, key=lambda n: (rank.get(n, 0), n)):
                     os.replace(self._temps.pop(name), self.out / name)
                     self.after_write(self.out / name)
                 for name in todo.orphans:
@@ -213,11 +215,6 @@ def _same(target: Path, data: bytes) -> bool:
         return os.stat(target).st_size == len(data) and target.read_bytes() == data
     except OSError:
         return False
-
-
-def _not_a_file(out: Path) -> None:
-    if os.path.lexists(out) and not out.is_dir():
-        raise OutputError(f"{out}: the output path exists and is not a folder")
 
 
 def diff(plan: Plan) -> str:
@@ -271,29 +268,17 @@ def _temp_file(target: Path, data: bytes) -> str:
     return temp
 
 
-def _write_order(plan: Plan) -> list[str]:
-    """Tool modules first, then _support and __init__: the index never names a missing module."""
-    names = sorted(plan.changed + plan.missing)
-    modules = [n for n in names if n not in _INDEX_FILES]
-    return modules + [n for n in _INDEX_FILES if n in names]
-
-
-def _remove_stale_temps(out: Path) -> dict[str, os.DirEntry[str]]:
-    """Temp files a killed run left behind; only ours (name pattern and header), only under the
-    lock. Returns the folder's .py files (one listing for both)."""
-    files: dict[str, os.DirEntry[str]] = {}
-    temps: list[str] = []
+def _py_files(out: Path, remove_temps: bool = False) -> dict[str, os.DirEntry[str]]:
+    """The folder's .py files (name -> entry); with `remove_temps` (only under the lock), the
+    temp files a killed run left behind are removed: only ours (name pattern and header)."""
     with os.scandir(out) as listing:  # (not glob: it matches a pattern against every file)
-        for entry in listing:
-            name = entry.name
-            if name.endswith(".py"):
-                files[name] = entry
-            elif name.endswith(_TEMP_SUFFIX) and fnmatch.fnmatchcase(name, f".*.py.*{_TEMP_SUFFIX}"):
-                temps.append(name)
-    for name in temps:
-        if is_generated(out / name):
+        entries = list(listing)
+    ours = f".*.py.*{_TEMP_SUFFIX}"
+    for entry in entries if remove_temps else ():
+        name = entry.name
+        if name.endswith(_TEMP_SUFFIX) and fnmatch.fnmatchcase(name, ours) and is_generated(out / name):
             (out / name).unlink()
-    return files
+    return {e.name: e for e in entries if e.name.endswith(".py")}
 
 
 @contextmanager
