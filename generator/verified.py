@@ -124,7 +124,7 @@ class Record:
         try:
             position = 0
             while position < len(raw):
-                data = _chunk(raw, position)
+                data, end = _chunk(raw, position)
                 if not (isinstance(data, tuple) and len(data) == 6 and data[:4] == self._key):
                     # Damaged from here on (a run killed while appending, a disk error):
                     # what came before holds; the next save writes the record whole.
@@ -133,11 +133,9 @@ class Record:
                 for old, entries in zip(self._old, data[4:], strict=True):
                     if isinstance(entries, dict):  # a later chunk's entries are newer
                         old.update(entries)
-                length = raw[position + _SHA : position + _SHA + _LENGTH]
-                size = _SHA + _LENGTH + int.from_bytes(length, "little")
                 if position:
-                    self._appended += size
-                position += size
+                    self._appended += end - position
+                position = end
         finally:
             if collecting:
                 gc.enable()
@@ -197,20 +195,13 @@ class Record:
         if seen is not None and header.command == self.command:
             self._new[1][name] = (seen, header.source, header.fields)
 
-    def _folder(self) -> None:
-        """The cache folder, made with a .gitignore that ignores it all (as pytest, mypy and
-        ruff make theirs): a project need not list it in its own .gitignore."""
-        folder = self.path.parent
-        if not folder.is_dir():
-            folder.mkdir()
-            (folder / ".gitignore").write_text(IGNORE_ALL, encoding="utf-8")
-
     def save(self) -> None:
         """Keep what this run found: one more chunk of the entries it made or changed, or the
         record written whole (see the module docstring). Nothing when this run found nothing
         new. A failure is ignored: the record is only a way to spare reads."""
         added = tuple(
-            {n: e for n, e in new.items() if not _same(old.get(n), e)}
+            # (`is` first: most entries a run keeps are the very ones it read)
+            {n: e for n, e in new.items() if (was := old.get(n)) is not e and was != e}
             for old, new in zip(self._old, self._new, strict=True)
         )
         if not (self._whole or added[0] or added[1]):
@@ -221,7 +212,11 @@ class Record:
         with suppress(OSError, ValueError):  # ValueError: a value marshal cannot write
             payload = _sealed(marshal.dumps((*self._key, *(self._new if whole else added))))
             if whole:
-                self._folder()
+                # The cache folder is made with a .gitignore that ignores it all (as pytest, mypy
+                # and ruff make theirs): a project need not list it in its own .gitignore.
+                if not self.path.parent.is_dir():
+                    self.path.parent.mkdir()
+                    (self.path.parent / ".gitignore").write_text(IGNORE_ALL, encoding="utf-8")
                 atomic_write(self.path, payload)
                 return
             # One write in append mode: a run killed meanwhile leaves a short chunk at the
@@ -233,27 +228,21 @@ class Record:
                 os.close(fd)
 
 
-def _same(old: Any, new: Any) -> bool:
-    return old is new or old == new  # (most entries a run keeps are the very ones it read)
-
-
 def _sealed(payload: bytes) -> bytes:
     """A chunk: the payload after its sha256 and its length."""
     return hashlib.sha256(payload).digest() + len(payload).to_bytes(_LENGTH, "little") + payload
 
 
-def _chunk(raw: bytes, position: int) -> Any:
-    """The data of the chunk at `position`, or None when it is short or damaged."""
+def _chunk(raw: bytes, position: int) -> tuple[Any, int]:
+    """The data of the chunk at `position` and where it ends; None when short or damaged."""
     start = position + _SHA + _LENGTH
-    if start > len(raw):
-        return None
     end = start + int.from_bytes(raw[position + _SHA : start], "little")
     if end > len(raw) or hashlib.sha256(raw[start:end]).digest() != raw[position : position + _SHA]:
-        return None
+        return None, end
     try:
-        return marshal.loads(raw[start:end])
+        return marshal.loads(raw[start:end]), end
     except (ValueError, EOFError, TypeError):
-        return None
+        return None, end
 
 
 @contextmanager

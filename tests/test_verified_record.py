@@ -176,7 +176,7 @@ def test_a_missing_or_damaged_record_only_costs_reads(tmp_path: Path) -> None:
 
 def _resealed(path: Path, change: Callable[[Any], Any]) -> None:
     """A record changed inside, with a checksum that holds: only its content can refuse it."""
-    data = verified._chunk(path.read_bytes(), 0)
+    data, _ = verified._chunk(path.read_bytes(), 0)
     assert data is not None
     path.write_bytes(verified._sealed(marshal.dumps(change(data))))
 
@@ -329,9 +329,10 @@ def chunks(path: Path) -> int:
     """How many chunks the record holds (every one sound)."""
     raw, position, count = path.read_bytes(), 0, 0
     while position < len(raw):
-        assert verified._chunk(raw, position) is not None
-        position += 40 + int.from_bytes(raw[position + 32 : position + 40], "little")
-        count += 1
+        data, end = verified._chunk(raw, position)
+        length = int.from_bytes(raw[position + 32 : position + 40], "little")
+        assert data is not None and end == position + 40 + length
+        position, count = end, count + 1
     return count
 
 
