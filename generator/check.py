@@ -8,7 +8,6 @@ IR: `generator/lower.py` reads only schemas this stage has accepted.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from generator import errors
@@ -45,21 +44,13 @@ def check(declaration: Declaration, vocabulary: Vocabulary = SUBSET) -> tuple[Sc
         for w in graph.warnings
         if w.kind != "not_interpreted"
     ]
-    if not_enforced:
-        notices.append(_not_enforced(declaration.file, declaration.pointer, not_enforced, vocabulary))
+    if not_enforced:  # one notice, naming what the opt-in mode would check (definitions: nothing)
+        summary = "; ".join(f"{n.pointer}: {', '.join(n.keywords)}" for n in not_enforced)
+        listed = tuple(sorted({k for n in not_enforced for k in n.keywords}))
+        unread = EXTENDED.interpreted - vocabulary.interpreted - set(DEFINITIONS)
+        if more := [k for k in listed if k in unread]:
+            summary += f" (--keywords extended would check {', '.join(more)})"
+        reason = f"not enforced: {summary}"
+        notices.append(Notice(declaration.file, declaration.pointer, errors.NOT_ENFORCED, reason, listed))
     unchecked = tuple(w.pointer for w in graph.warnings if w.kind == "keys_unchecked")
     return graph, Checked(tuple(notices), not_enforced, unchecked)
-
-
-def _not_enforced(
-    file: str, pointer: str, not_enforced: Sequence[NotEnforced], vocabulary: Vocabulary
-) -> Notice:
-    """The one notice per tool of what is not enforced, naming what the opt-in mode would
-    check of it (definitions hold nothing to check)."""
-    summary = "; ".join(f"{n.pointer}: {', '.join(n.keywords)}" for n in not_enforced)
-    listed = tuple(sorted({k for n in not_enforced for k in n.keywords}))
-    unread = EXTENDED.interpreted - vocabulary.interpreted - set(DEFINITIONS)
-    more = [k for k in listed if k in unread]
-    if more:
-        summary += f" (--keywords extended would check {', '.join(more)})"
-    return Notice(file, pointer, errors.NOT_ENFORCED, f"not enforced: {summary}", listed)
