@@ -43,11 +43,12 @@ def _json_name(pointer: str) -> str:
 
 @dataclass
 class ModulePlan:
-    """A module's plan: its fast path, its collector, and one compiled pattern per distinct
-    pattern, `_<NAME>_PATTERN` from the JSON name of the first schema (in declaration order) using it."""
+    """A module's plan: its fast path, its collector, one compiled pattern per distinct pattern."""
 
     tool: ToolModule
-    patterns: dict[str, str]  # python spelling -> constant name
+    # python spelling -> constant name, `_<NAME>_PATTERN` from the JSON name of the first schema
+    # (in declaration order) using it
+    patterns: dict[str, str]
     fast: FastPlan
     collector: CollectorPlan
 
@@ -95,8 +96,8 @@ class FastObject:
 
     @functools.cached_property
     def fetched(self) -> frozenset[str]:
-        """Required names read with `.get`, with no test of presence of their own: their one
-        test fails on None, so it fails when the name is absent too (subset's form)."""
+        """Required names read with `.get`, with no test of presence of their own."""
+        # Their one test fails on None, so it fails when the name is absent too (subset's form).
         names = [name for name, _ in self.members]
         return frozenset(
             name
@@ -106,9 +107,9 @@ class FastObject:
 
 
 def paired(bounds: Sequence[Bound]) -> list[tuple[Bound, Bound | None]]:
-    """The fast path's tests of a value's bounds, in order: where a JSON type has exactly one
-    lower and one upper comparison of one macro (`1 <= x <= 9`, `2 <= len(x) <= 4`), the two
-    are one chained test, at the lower one's place."""
+    """The fast path's tests of a value's bounds, in order, each with the upper one chained to it."""
+    # Where a JSON type has exactly one lower and one upper comparison of one macro (`1 <= x <= 9`,
+    # `2 <= len(x) <= 4`), the two are one chained test, at the lower one's place.
     chained: dict[int, Bound] = {}
     for json_type in dict.fromkeys(b.spec.constrains for b in bounds):
         compared = [b for b in bounds if b.spec.constrains == json_type and b.spec.compare]
