@@ -25,14 +25,11 @@ class NotEnforced:
 
 @dataclass(frozen=True)
 class Bound:
-    """One bound of a schema (a step-3 keyword of its vocabulary), in E4 step 3's order.
+    """One bound of a schema (a step-3 keyword of its vocabulary), in E4 step 3's order."""
 
-    `spec` says everything about the keyword (generator/vocabulary.py); `python` is the
-    Python `re` spelling of an enforced `pattern` (generator/patterns.py)."""
-
-    spec: Keyword
+    spec: Keyword  # everything about the keyword (generator/vocabulary.py)
     value: Any
-    python: str | None = None
+    python: str | None = None  # an enforced `pattern` in Python `re` spelling (patterns.py)
 
     @property
     def text(self) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from generator.collector import CollectorPlan, numbered, possible
@@ -33,26 +34,21 @@ _KEYWORD_TOKENS = frozenset(
 
 def _json_name(pointer: str) -> str:
     """The JSON name a schema is reached by: the last token of its pointer that is a name."""
-    tokens = pointer_tokens(pointer)
-    for k in range(len(tokens) - 1, -1, -1):
-        token = tokens[k]
-        if token in _KEYWORD_TOKENS and (
-            k == 0 or tokens[k - 1] not in ("properties", "$defs", "definitions")
-        ):
-            continue
-        if token.isdigit() and k > 0 and tokens[k - 1] in ("allOf", "anyOf", "oneOf"):
-            continue
-        return token
+    for before, token in reversed(list(pairwise(["", *pointer_tokens(pointer)]))):
+        keyword = token in _KEYWORD_TOKENS and before not in ("properties", "$defs", "definitions")
+        if not keyword and not (token.isdigit() and before in ("allOf", "anyOf", "oneOf")):
+            return token
     return "value"
 
 
 @dataclass
 class ModulePlan:
-    """A module's plan: its fast path, its collector, and one compiled pattern per distinct
-    pattern, `_<NAME>_PATTERN` from the JSON name of the first schema (in declaration order) using it."""
+    """A module's plan: its fast path, its collector, one compiled pattern per distinct pattern."""
 
     tool: ToolModule
-    patterns: dict[str, str]  # python spelling -> constant name
+    # python spelling -> constant name, `_<NAME>_PATTERN` from the JSON name of the first schema
+    # (in declaration order) using it
+    patterns: dict[str, str]
     fast: FastPlan
     collector: CollectorPlan
 
@@ -100,8 +96,8 @@ class FastObject:
 
     @functools.cached_property
     def fetched(self) -> frozenset[str]:
-        """Required names read with `.get`, with no test of presence of their own: their one
-        test fails on None, so it fails when the name is absent too (subset's form)."""
+        """Required names read with `.get`, with no test of presence of their own."""
+        # Their one test fails on None, so it fails when the name is absent too (subset's form).
         names = [name for name, _ in self.members]
         return frozenset(
             name
@@ -111,9 +107,9 @@ class FastObject:
 
 
 def paired(bounds: Sequence[Bound]) -> list[tuple[Bound, Bound | None]]:
-    """The fast path's tests of a value's bounds, in order: where a JSON type has exactly one
-    lower and one upper comparison of one macro (`1 <= x <= 9`, `2 <= len(x) <= 4`), the two
-    are one chained test, at the lower one's place."""
+    """The fast path's tests of a value's bounds, in order, each with the upper one chained to it."""
+    # Where a JSON type has exactly one lower and one upper comparison of one macro (`1 <= x <= 9`,
+    # `2 <= len(x) <= 4`), the two are one chained test, at the lower one's place.
     chained: dict[int, Bound] = {}
     for json_type in dict.fromkeys(b.spec.constrains for b in bounds):
         compared = [b for b in bounds if b.spec.constrains == json_type and b.spec.compare]
@@ -198,10 +194,10 @@ class FastPlan:
         self.depth = any(v.recursive for v in self.values.values())
 
     def _spread_fallbacks(self) -> None:
-        """A value with a part this path cannot prove valid (a fallback) is a fallback itself,
-        with no helper: its test could only pass where that part is absent, and a helper
-        that always returns False would be called for nothing, once per element. Repeated
-        until nothing changes, since a recursive value is completed after its users."""
+        """A value with a part this path cannot prove valid (a fallback) is a fallback itself."""
+        # With no helper: its test could only pass where that part is absent, and a helper that
+        # always returns False would be called for nothing, once per element. Repeated until
+        # nothing changes, since a recursive value is completed after its users.
         changed = True
         while changed:
             changed = False
@@ -286,15 +282,10 @@ class FastPlan:
 
     def embed(self, called: set[int]) -> None:
         """Decide which helpers' tests are written in place, at their one user, instead
-        (`called`: the ids of the values whose helpers the collector calls, which stay):
-
-        * of a union's alternatives, the one that needs statements when every other is one
-          condition (`Optional[Model]`: None, then the model's tests), in the union's body;
-          it is reached from that union only (its key extends the union's);
-        * a nested object or array with one user, a member or the elements of its user,
-          where its statements fall through when it passes. Not in a tool with a depth
-          limit, where each helper counts one level of nesting; and at most `_IN_PLACE`
-          values deep in one function (Python allows 20 nested loops, 100 indents)."""
+        (`called`: the ids of the values whose helpers the collector calls, which stay)."""
+        # Of a union's alternatives, the one that needs statements when every other is one
+        # condition (`Optional[Model]`: None, then the model's tests), in the union's body;
+        # it is reached from that union only (its key extends the union's).
         inlined: set[int] = set()  # by identity: two values may compare equal
         for fv in self.values.values():
             if fv.alternatives is None or fv.recursive:
@@ -305,6 +296,10 @@ class FastPlan:
             if alone and light and len(light) + 1 == len(fv.alternatives):
                 fv.inlined = heavy[0]
                 inlined.add(id(heavy[0]))
+        # A nested object or array with one user, a member or the elements of its user, where
+        # its statements fall through when it passes. Not in a tool with a depth limit, where
+        # each helper counts one level of nesting; and at most `_IN_PLACE` values deep in one
+        # function (Python allows 20 nested loops, 100 indents).
         if not self.depth:
             for fv in list(self.values.values()):
                 sites = [mv for _, mv in fv.obj.members] if fv.obj is not None else []
@@ -321,6 +316,7 @@ class FastPlan:
         for fv in self.values.values():
             if fv.embedded:
                 fv.helper = ""
+
 
 _IN_PLACE = 6  # values written in place inside one another, at most
 

@@ -32,11 +32,9 @@ def py_literal(value: Any, trailing: bool = False) -> str:
     With `trailing`, every container of two or more elements ends with a comma, so black
     writes one element a line and a new element is a one-line diff (the `pyml` filter).
     """
-    if value is None or isinstance(value, (bool, int, str)):
-        return repr(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueError(f"non-finite number {value!r} cannot be a JSON literal")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"non-finite number {value!r} cannot be a JSON literal")
+    if value is None or isinstance(value, (bool, int, float, str)):
         return repr(value)
     if isinstance(value, (tuple, list, dict)):
         if isinstance(value, dict):
@@ -79,12 +77,8 @@ def environment() -> jinja2.Environment:
         autoescape=False,
         extensions=["jinja2.ext.do"],
     )
-    env.filters["py"] = py_literal
+    env.filters.update(py=py_literal, doc=doc_text, ident=identifier, tuple=tuple, paired=paired)
     env.filters["pyml"] = lambda value: py_literal(value, trailing=True)
-    env.filters["doc"] = doc_text
-    env.filters["ident"] = identifier
-    env.filters["tuple"] = tuple
-    env.filters["paired"] = paired
     return env
 
 

@@ -21,8 +21,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-# The Python type whose `len` a count bound reads, per JSON type it constrains.
-LENGTH_OF = {"string": "str", "array": "list", "object": "dict"}
 _MIRRORED = {">=": "<=", ">": "<", "<=": ">=", "<": ">"}
 _NEGATED = {">=": "<", ">": "<=", "<=": ">", "<": ">="}
 
@@ -62,11 +60,6 @@ def words(prefix: str) -> Callable[[Any], str]:
     return lambda k: prefix + json.dumps(k)
 
 
-def counted(prefix: str, noun: str, plural: str = "") -> Callable[[Any], str]:
-    """The line of a count bound: the noun singular when K == 1 (so also for `1.0`)."""
-    return lambda k: f"{prefix}{json.dumps(k)} {noun if k == 1 else plural or noun + 's'}"
-
-
 def labelled(short: str) -> Callable[[Any], str]:
     """Explain's label of a bound: its short name and K."""
     return lambda k: f"{short} {json.dumps(k, ensure_ascii=False)}"
@@ -74,27 +67,25 @@ def labelled(short: str) -> Callable[[Any], str]:
 
 @dataclass(frozen=True)
 class Keyword:
-    """One keyword a vocabulary interprets.
-
-    `step` is the step of the visit that reads it (E4: 1 type, 2 const / enum, 3 bounds,
-    4 objects, 5 arrays; 0 for the keywords that shape the group: references, definitions,
-    combinators). The rest describes a bound (step 3): `constrains` is the JSON type of the
-    values it applies to, `macro` the macro pair that renders it (in checks.j2, the fast
-    path, and collector.j2, the exact line): "number" (a comparison `compare` with K, false
-    for a non-finite number), "count" (`len` compared with K), "multiple", "pattern",
-    "unique"; `refusal` the reason its value is refused (None: accepted), `text` the line after
-    "is invalid: ", `label` what explain shows, `inert` when a value means no check (uniqueItems
-    false, the draft-4 boolean form of exclusiveMinimum). A lower and an upper bound of one
-    JSON type that no value can meet together are warned about (E8)."""
+    """One keyword a vocabulary interprets; the fields after `step` describe a bound (step 3)."""
 
     name: str
+    # The step of the visit that reads it (E4: 1 type, 2 const / enum, 3 bounds, 4 objects,
+    # 5 arrays; 0 for the keywords that shape the group: references, definitions, combinators).
     step: int
-    constrains: str = ""
+    constrains: str = ""  # the JSON type of the values it applies to
+    # The macro pair that renders it (in checks.j2, the fast path, and collector.j2, the exact
+    # line): "number" (a comparison `compare` with K, false for a non-finite number), "count"
+    # (`len` compared with K), "multiple", "pattern", "unique".
     macro: str = ""
+    # A comparison with K (">=", ">", "<=", "<"); a lower and an upper one of one JSON type that
+    # no value can meet together are warned about (E8).
     compare: str = ""
+    # The reason its value is refused (None: accepted).
     refusal: Callable[[Any], str | None] | None = None
-    text: Callable[[Any], str] | None = None
-    label: Callable[[Any], str] | None = None
+    text: Callable[[Any], str] | None = None  # the line after "is invalid: "
+    label: Callable[[Any], str] | None = None  # what explain shows
+    # When a value means no check (uniqueItems false, the draft-4 boolean form of exclusiveMinimum).
     inert: Callable[[Any], bool] | None = None
 
     @property
@@ -114,7 +105,8 @@ class Keyword:
 
     @property
     def length_of(self) -> str:
-        return LENGTH_OF.get(self.constrains, "")
+        # The Python type whose `len` a count bound reads, per JSON type it constrains.
+        return {"string": "str", "array": "list", "object": "dict"}.get(self.constrains, "")
 
     def shown(self, value: Any) -> str:
         return self.label(value) if self.label is not None else self.name
@@ -180,8 +172,7 @@ class Vocabulary:
         so in `listed`, the docstring's list), more annotations, and `closing` no longer opening
         an object; `reasons` replace the explanations of what is not interpreted."""
         added = tuple(keywords)
-        names = [k.name for k in self.keywords]
-        at = names.index(after) + 1 if after else len(names)
+        at = [k.name for k in self.keywords].index(after) + 1 if after else len(self.keywords)
         shown = tuple(listed) or tuple(k.name for k in added)
         place = self.listed.index(after) + 1 if after in self.listed else len(self.listed)
         return replace(
@@ -197,10 +188,6 @@ class Vocabulary:
             reasons=self.reasons if reasons is None else tuple(reasons),
             other_reason=other_reason or self.other_reason,
         )
-
-
-def _is_bool(value: Any) -> bool:
-    return isinstance(value, bool)
 
 
 def _is_false(value: Any) -> bool:
@@ -262,9 +249,7 @@ SUBSET = Vocabulary(
 )
 
 
-def _number(name: str, compare: str, prefix: str, short: str) -> Keyword:
-    # The draft-4 boolean form of exclusiveMinimum / exclusiveMaximum is not interpreted.
-    inert = _is_bool if name.startswith("exclusive") else None
+def _number(name: str, compare: str, prefix: str) -> Keyword:
     return Keyword(
         name,
         3,
@@ -273,8 +258,9 @@ def _number(name: str, compare: str, prefix: str, short: str) -> Keyword:
         compare=compare,
         refusal=_number_refusal,
         text=words(prefix),
-        label=labelled(short),
-        inert=inert,
+        label=labelled(compare),
+        # The draft-4 boolean form of exclusiveMinimum / exclusiveMaximum is not interpreted.
+        inert=(lambda k: isinstance(k, bool)) if name.startswith("exclusive") else None,
     )
 
 
@@ -287,7 +273,8 @@ def count(name: str, constrains: str, compare: str, prefix: str, noun: str, plur
         macro="count",
         compare=compare,
         refusal=_count_refusal,
-        text=counted(prefix, noun, plural),
+        # the noun singular when K == 1 (so also for `1.0`)
+        text=lambda k: f"{prefix}{json.dumps(k)} {noun if k == 1 else plural or noun + 's'}",
         label=labelled(name),
     )
 
@@ -297,10 +284,10 @@ EXTENDED = SUBSET.extend(
     (
         *(Keyword(n, 0) for n in ("$ref", "$defs", "definitions", "allOf", "anyOf", "oneOf")),
         Keyword("const", 2),
-        _number("minimum", ">=", "expected a number greater than or equal to ", ">="),
-        _number("exclusiveMinimum", ">", "expected a number greater than ", ">"),
-        _number("maximum", "<=", "expected a number less than or equal to ", "<="),
-        _number("exclusiveMaximum", "<", "expected a number less than ", "<"),
+        _number("minimum", ">=", "expected a number greater than or equal to "),
+        _number("exclusiveMinimum", ">", "expected a number greater than "),
+        _number("maximum", "<=", "expected a number less than or equal to "),
+        _number("exclusiveMaximum", "<", "expected a number less than "),
         Keyword(
             "multipleOf",
             3,
