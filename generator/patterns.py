@@ -31,7 +31,7 @@ Standard library only; nothing here imports the rest of the generator.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypeVar
 
 Status = Literal["enforced", "not_enforced", "invalid"]
 
@@ -969,7 +969,7 @@ def _exponential(node: _Node) -> bool:
                     seen.add(target)
                     stack.append(target)
         edges[pair] = out
-    component = _components(edges)
+    component = components(edges)
     with_diagonal = {component[(q, q)] for q in range(n) if (q, q) in component}
     for pair, targets in edges.items():
         for target in targets:
@@ -980,13 +980,17 @@ def _exponential(node: _Node) -> bool:
     return False
 
 
-def _components(edges: dict[tuple[int, int], list[tuple[int, int]]]) -> dict[tuple[int, int], int]:
-    """Strongly connected components (Tarjan, iterative)."""
-    index: dict[tuple[int, int], int] = {}
-    low: dict[tuple[int, int], int] = {}
-    on_stack: set[tuple[int, int]] = set()
-    stack: list[tuple[int, int]] = []
-    component: dict[tuple[int, int], int] = {}
+_Vertex = TypeVar("_Vertex")
+
+
+def components(edges: dict[_Vertex, list[_Vertex]]) -> dict[_Vertex, int]:
+    """Strongly connected components (Tarjan, iterative): vertex -> its component's number.
+    (The schema graph finds recursive groups with it too.)"""
+    index: dict[_Vertex, int] = {}
+    low: dict[_Vertex, int] = {}
+    on_stack: set[_Vertex] = set()
+    stack: list[_Vertex] = []
+    component: dict[_Vertex, int] = {}
     counter = 0
     for root in edges:
         if root in index:

@@ -8,8 +8,8 @@ their branches' groups (E5), finds the groups reached recursively through `prope
 
 Schemas are named by their RFC 6901 JSON pointer from the `parameters` root ("" is the root,
 "/$defs/Node", "/properties/a~1b"); refusals and warnings name the pointer inside the file
-(`base` + that pointer). Nothing here reads generator/ beyond errors.py, refusals.py and
-vocabulary.py: the lowering consumes the returned `SchemaGraph`.
+(`base` + that pointer). Nothing here reads generator/ beyond errors.py, patterns.py,
+refusals.py and vocabulary.py: the lowering consumes the returned `SchemaGraph`.
 
 Where the spec is silent, the readings are docs/extended.md's ("How a declaration is read").
 """
@@ -17,18 +17,17 @@ Where the spec is silent, the readings are docs/extended.md's ("How a declaratio
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 from urllib.parse import unquote
 
 from generator.errors import DeclarationError, Notice, pointer_join
+from generator.patterns import PatternTranslation, components
 from generator.refusals import required_refusal, type_refusal
 from generator.vocabulary import EXTENDED, Vocabulary, is_number
-
-if TYPE_CHECKING:
-    from generator.patterns import PatternTranslation
 
 __all__ = [
     "Combinator",
@@ -46,7 +45,7 @@ DEFINITIONS = ("$defs", "definitions")
 OBJECT_KEYWORDS = ("properties", "required", "additionalProperties")
 
 # What judges a pattern (generator/patterns.py's translate; a test's stand-in).
-PatternCheck = Callable[[str], "PatternTranslation"]
+PatternCheck = Callable[[str], PatternTranslation]
 
 
 @dataclass(frozen=True)
@@ -648,20 +647,10 @@ class _Analysis:
 
 
 def _on_cycles(edges: dict[str, list[str]]) -> frozenset[str]:
-    """The nodes that reach themselves: a search from each, quadratic in the groups on one
-    cycle (a few at most in real declarations; 2,000 on one cycle take 0.4 s)."""
-    result: set[str] = set()
-    for start in edges:
-        seen: set[str] = set()
-        todo = list(edges[start])
-        while todo and start not in seen:
-            node = todo.pop()
-            if node not in seen:
-                seen.add(node)
-                todo.extend(edges[node])
-        if start in seen:
-            result.add(start)
-    return frozenset(result)
+    """The nodes on a cycle: in a strongly connected component of two or more, or their own successor."""
+    component = components(edges)
+    sizes = Counter(component.values())
+    return frozenset(node for node in edges if sizes[component[node]] > 1 or node in edges[node])
 
 
 def _accepts(members: list[dict[str, Any]]) -> tuple[str, ...] | None:
