@@ -267,13 +267,10 @@ class CollectorPlan:
         """The name of the constant `kind(value)`, made on first use; constants with one key
         (by default the kind and the value's repr) are one."""
         key = (kind, repr(value)) if key is None else key
-        found = self._constant_of.get(key)
-        if found is not None:
-            return found
-        candidate = "_" + numbered(identifier(word).upper(), self._upper)
-        self._constant_of[key] = candidate
-        self.constants.append(Constant(candidate, kind, value))
-        return candidate
+        if key not in self._constant_of:
+            self._constant_of[key] = "_" + numbered(identifier(word).upper(), self._upper)
+            self.constants.append(Constant(self._constant_of[key], kind, value))
+        return self._constant_of[key]
 
     def enum_set(self, members: Any) -> str:
         """The frozenset constant of an enum of strings ("" when there is none)."""
@@ -467,11 +464,7 @@ class CollectorPlan:
                 return
             for call in calls:
                 call.empty = call.callee.empty
-            self._drop_silent()
-
-    def _drop_silent(self) -> None:
-        for function in self.functions:
-            for steps in _all_steps(function.body):
+            for steps in (s for f in self.functions for s in _all_steps(f.body)):
                 steps.items = [c for c in steps.items if not self._silent(c)]
                 o = steps.objects
                 if o is not None:
@@ -554,21 +547,17 @@ class CollectorPlan:
         if fast.obj is None or not (self.root.direct and isinstance(body, Steps) and body.objects):
             return {}
         names = [name for name, _ in fast.obj.members]
-        if len(set(names)) != len(names):
-            return {}
-        if [name for name, _ in body.objects.properties if name in names] != names:
+        tested = [(name, call) for name, call in body.objects.properties if name in names]
+        if len(set(names)) != len(names) or [name for name, _ in tested] != names:
             return {}
         # Only a member visited by a call is skipped: one written in place is tested again,
         # which costs less than counting it off. So an object of such members only (most
         # tools) counts nothing.
-        tested = [(name, call) for name, call in body.objects.properties if name in names]
         if all(call.exact and not call.visits for _, call in tested):
             return {}
-        found: dict[str, int] = {}
         for name, call in tested:
-            found[name] = names.index(name)
             call.resume = name
-        return found
+        return {name: names.index(name) for name, _ in tested}
 
     @property
     def emitted(self) -> list[Function]:
@@ -614,9 +603,7 @@ def _inline(fv: FastValue) -> bool:
     """A fast test written as one condition that calls no helper (so it cannot raise)."""
     if fv.helper or fv.fallback:
         return False
-    if fv.alternatives is not None:
-        return all(_inline(a) for a in fv.alternatives)
-    return bool(fv.leaf)
+    return all(map(_inline, fv.alternatives)) if fv.alternatives is not None else bool(fv.leaf)
 
 
 def _direct_body(function: Function) -> bool:
@@ -657,9 +644,8 @@ def _kinds(body: Body | None) -> frozenset[str]:
                 found.add("une")  # a key that is not a str is unexpected
             if o.required:
                 found.add("mis")
-            for call in [c for _, c in o.properties] + o.extras:
-                found |= _filled(call)
-        for call in steps.items:
+        calls = [*(c for _, c in o.properties), *o.extras] if o is not None else []
+        for call in [*calls, *steps.items]:
             found |= _filled(call)
     return frozenset(found)
 
@@ -671,7 +657,7 @@ def _filled(call: Call) -> set[str]:
     """The lists a descent fills: every one passed on, but one written in place (a type test,
     and its enum) fills only its own."""
     if not call.exact or call.visits:
-        return {"mis", "une", "typ", "inv"}
+        return set(_LISTS)
     return {"typ", "inv"} if call.enum else {"typ"}
 
 
