@@ -291,15 +291,13 @@ class CollectorPlan:
         nodes = [self.nodes[m] for m in members]
         contents = tuple(n.content_resolved if i < start else n.content for i, n in enumerate(nodes))
         key = (kind, contents, start, later)
-        found = self._by_key.get(key)
-        if found is not None:
-            return found
+        if key in self._by_key:
+            return self._by_key[key]
         function = Function(numbered(f"_{kind}_{identifier(named)}", self._names), kind)
         self._by_key[key] = function
         self.functions.append(function)
         function.pre = self._types(members)
-        memoized = kind == "branch"
-        function.body = self._resolve(function, members, start, 0, later, word, memoized)
+        function.body = self._resolve(function, members, start, 0, later, word, kind == "branch")
         return function
 
     def _types(self, group: list[str]) -> list[TypeTest]:
