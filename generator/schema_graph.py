@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Literal
@@ -277,7 +277,7 @@ class _Analysis:
             raise self.refuse(pointer_join(pointer, "enum"), "expected a non-empty list")
         self.raise_found(required_refusal(schema, pointer))
         if "properties" in schema:
-            children += self.named_schemas(pointer, schema, "properties", "property names")
+            children += self.subschemas(pointer, schema, "properties", "property names")
         if "additionalProperties" in schema:
             extra = schema["additionalProperties"]
             at = pointer_join(pointer, "additionalProperties")
@@ -298,10 +298,10 @@ class _Analysis:
         self.check_ref(pointer, schema)
         for keyword in self.in_place_keywords:
             if keyword in schema:
-                children.extend(self.branches(pointer, schema, keyword))
+                children.extend(self.subschemas(pointer, schema, keyword))
         for keyword in DEFINITIONS:
             if keyword in schema and keyword in self.reads:
-                found = self.named_schemas(pointer, schema, keyword, "names")
+                found = self.subschemas(pointer, schema, keyword, "names")
                 children += found
                 self.definitions += [at for at, _ in found]
         self.check_bounds(pointer, schema)
@@ -315,15 +315,6 @@ class _Analysis:
             )
         self.check_unsatisfiable(pointer, schema)
         return children
-
-    def named_schemas(
-        self, pointer: str, schema: dict[str, Any], keyword: str, what: str
-    ) -> list[tuple[str, Any]]:
-        """The subschemas of `properties` or a definitions keyword: an object of named schemas."""
-        where = pointer_join(pointer, keyword)
-        if not isinstance(schema[keyword], dict):
-            raise self.refuse(where, f"expected an object mapping {what} to schemas")
-        return self.subschemas(where, schema[keyword].items())
 
     def check_ref(self, pointer: str, schema: dict[str, Any]) -> None:
         if "$ref" not in schema or "$ref" not in self.reads:
@@ -374,19 +365,22 @@ class _Analysis:
         self.targets.append((target, value))
         return target
 
-    def branches(self, pointer: str, schema: dict[str, Any], keyword: str) -> list[tuple[str, Any]]:
+    def subschemas(
+        self, pointer: str, schema: dict[str, Any], keyword: str, names: str = ""
+    ) -> list[tuple[str, Any]]:
+        """(pointer, subschema) of each member of `keyword`'s value: an object mapping `names` to
+        schemas, else (allOf, anyOf, oneOf) a non-empty list; refuses a malformed one."""
         where = pointer_join(pointer, keyword)
-        branches = schema[keyword]
-        if not isinstance(branches, list) or not branches:
+        value = schema[keyword]
+        if names and not isinstance(value, dict):
+            raise self.refuse(where, f"expected an object mapping {names} to schemas")
+        if not names and (not isinstance(value, list) or not value):
             raise self.refuse(where, "expected a non-empty list of schemas")
-        return self.subschemas(where, enumerate(branches))
-
-    def subschemas(self, where: str, members: Iterable[tuple[str | int, Any]]) -> list[tuple[str, Any]]:
-        """(pointer, subschema) of each member of a keyword's value; refuses one not a schema."""
+        members = value.items() if names else enumerate(value)
         found = [(pointer_join(where, key), sub) for key, sub in members]
         for at, sub in found:
             if not isinstance(sub, (dict, bool)):
-                raise self.refuse(at, _NOT_A_SCHEMA)
+                raise self.refuse(at, "expected a schema (an object or a boolean)")
         return found
 
     def check_bounds(self, pointer: str, schema: dict[str, Any]) -> None:
@@ -681,7 +675,6 @@ def tokens(pointer: str) -> list[str]:
     return [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
 
 
-_NOT_A_SCHEMA = "expected a schema (an object or a boolean)"
 _NOT_OBJECT_LIKE = (
     "parameters is not object-like (no type object, properties, required or additionalProperties)"
 )
