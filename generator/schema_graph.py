@@ -40,7 +40,8 @@ __all__ = [
     "json_type",
 ]
 
-COMBINATORS = ("anyOf", "oneOf")  # in the order one schema's combinators are resolved (E4)
+# In the order one schema's combinators are resolved (E4).
+COMBINATORS: tuple[Literal["anyOf", "oneOf"], ...] = ("anyOf", "oneOf")
 DEFINITIONS = ("$defs", "definitions")
 OBJECT_KEYWORDS = ("properties", "required", "additionalProperties")
 
@@ -178,7 +179,6 @@ class _Analysis:
         self.reads = vocabulary.interpreted
         # The in-place links this vocabulary follows (E4): allOf, then anyOf / oneOf.
         self.in_place_keywords = tuple(k for k in ("allOf", *COMBINATORS) if k in self.reads)
-        self.combinator_keywords = tuple(k for k in COMBINATORS if k in self.reads)
         self.base = base
         self.root = root
         self.pattern_check = pattern_check
@@ -504,7 +504,7 @@ class _Analysis:
         # The members: S, then its links' members; the rest is judged over them, in that order.
         members = tuple(dict.fromkeys([pointer, *(m for part in parts for m in part.members)]))
         combinators: dict[tuple[str, str], Combinator] = {
-            (pointer, k): self.combinator(pointer, k) for k in self.combinator_keywords if k in schema
+            (pointer, k): self.combinator(pointer, k) for k in COMBINATORS if k in schema and k in self.reads
         }
         for c in (c for part in parts for c in part.combinators):
             combinators.setdefault((c.schema, c.keyword), c)
@@ -533,26 +533,20 @@ class _Analysis:
             return self.groups[pointer_join(pointer_join(pointer, "allOf"), 0)].canonical
         return pointer
 
-    def combinator(self, pointer: str, keyword: str) -> Combinator:
+    def combinator(self, pointer: str, keyword: Literal["anyOf", "oneOf"]) -> Combinator:
         """The combinator `keyword` of `pointer` (built once: with its schema's group)."""
         branches = tuple(self.groups[b] for b in _branches(pointer, self.schemas[pointer], keyword))
-        declared: dict[str, None] = {}
-        for branch in branches:
-            declared.update(dict.fromkeys(branch.declared))
-            for inner in branch.combinators:
-                declared.update(dict.fromkeys(inner.declared))
-        kind: Literal["anyOf", "oneOf"] = "anyOf" if keyword == "anyOf" else "oneOf"
-        return Combinator(kind, pointer, branches, self.discriminator(branches), tuple(declared))
+        declared = dict.fromkeys(
+            n for b in branches for names in (b.declared, *(c.declared for c in b.combinators)) for n in names
+        )
+        return Combinator(keyword, pointer, branches, self.discriminator(branches), tuple(declared))
 
     def discriminator(self, branches: tuple[Group, ...]) -> Discriminator | None:
         if not all(b.object_like for b in branches):
             return None
         tagged = [self.tags(b) for b in branches]
-        first = branches[0]
-        names = dict.fromkeys(n for m in first.members for n in self.schemas[m].get("properties", {}))
-        for name in names:
-            if not all(name in tags for tags in tagged):
-                continue
+        names = dict.fromkeys(n for m in branches[0].members for n in self.schemas[m].get("properties", {}))
+        for name in (n for n in names if all(n in tags for tags in tagged)):
             values = [tags[name] for tags in tagged]
             if all(not json_equal(a, b) for i, a in enumerate(values) for b in values[i + 1 :]):
                 return Discriminator(name, tuple(values))
@@ -627,7 +621,8 @@ class _Analysis:
 
     def recursion(self) -> frozenset[str]:
         """The canonical groups reached from the root that are on a cycle of descents through
-        properties, additionalProperties or items."""
+        properties, additionalProperties or items: in a strongly connected component of two or
+        more, or their own successor."""
         below: dict[str, list[str]] = {}  # canonical group -> the groups of its descents
         todo = [self.groups[""].canonical]
         while todo:
@@ -637,14 +632,9 @@ class _Analysis:
             found = [at for member in _closure(self.groups[current]) for at in self.descents[member]]
             below[current] = [self.groups[at].canonical for at in found]
             todo.extend(reversed(below[current]))
-        return _on_cycles(below)
-
-
-def _on_cycles(edges: dict[str, list[str]]) -> frozenset[str]:
-    """The nodes on a cycle: in a strongly connected component of two or more, or their own successor."""
-    component = components(edges)
-    sizes = Counter(component.values())
-    return frozenset(node for node in edges if sizes[component[node]] > 1 or node in edges[node])
+        component = components(below)
+        sizes = Counter(component.values())
+        return frozenset(node for node in below if sizes[component[node]] > 1 or node in below[node])
 
 
 def _accepts(members: list[dict[str, Any]]) -> tuple[str, ...] | None:
@@ -653,10 +643,9 @@ def _accepts(members: list[dict[str, Any]]) -> tuple[str, ...] | None:
         if "type" in schema:
             return tuple(declared_types(schema) or ())
     for schema in members:
-        for keyword in ("const", "enum"):
-            if keyword in schema:
-                values = [schema["const"]] if keyword == "const" else schema["enum"]
-                return tuple(dict.fromkeys(json_type(v) for v in values))
+        if "const" in schema or "enum" in schema:
+            values = [schema["const"]] if "const" in schema else schema["enum"]
+            return tuple(dict.fromkeys(json_type(v) for v in values))
     return None
 
 
