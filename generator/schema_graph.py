@@ -250,17 +250,15 @@ class _Analysis:
             if pointer in self.schemas:
                 continue
             self.schemas[pointer] = schema
-            if isinstance(schema, bool):
-                if pointer:
-                    self.warn(
-                        pointer,
-                        "boolean_subschema",
-                        (),
-                        f"boolean subschema {json.dumps(schema)} constrains nothing here",
-                    )
+            if isinstance(schema, bool):  # never the root: check_root refused that
+                self.warn(
+                    pointer,
+                    "boolean_subschema",
+                    (),
+                    f"boolean subschema {json.dumps(schema)} constrains nothing here",
+                )
                 continue
-            children = self.check(pointer, schema)
-            stack.extend(reversed(children))
+            stack.extend(reversed(self.check(pointer, schema)))
 
     # ---------- one schema's keywords ----------
 
@@ -317,27 +315,21 @@ class _Analysis:
         return children
 
     def check_ref(self, pointer: str, schema: dict[str, Any]) -> None:
+        """A non-local $ref is not enforced; a local one is resolved to the canonical pointer of
+        its target (queued for walk), a missing target refused."""
         if "$ref" not in schema or "$ref" not in self.reads:
             return
         ref = schema["$ref"]
         where = pointer_join(pointer, "$ref")
         if not isinstance(ref, str):
             raise self.refuse(where, "expected a reference (a string)")
+        shown = json.dumps(ref, ensure_ascii=False)
         if not is_local(ref):
             self.nonlocal_refs.add(pointer)
             self.warn(
-                where,
-                "not_interpreted",
-                ("$ref",),
-                f"not enforced: $ref {json.dumps(ref, ensure_ascii=False)} is not a local reference",
+                where, "not_interpreted", ("$ref",), f"not enforced: $ref {shown} is not a local reference"
             )
             return
-        self.refs[pointer] = self.resolve(ref, where)
-
-    def resolve(self, ref: str, where: str) -> str:
-        """The canonical pointer of a local reference's target (queued for walk); refuses a
-        missing target."""
-        shown = json.dumps(ref, ensure_ascii=False)
         try:
             decoded = unquote(ref[1:], errors="strict")
         except UnicodeDecodeError:
@@ -363,7 +355,7 @@ class _Analysis:
             )
             raise self.refuse(where, f"{shown} refers to {found}, not a schema")
         self.targets.append((target, value))
-        return target
+        self.refs[pointer] = target
 
     def subschemas(
         self, pointer: str, schema: dict[str, Any], keyword: str, names: str = ""
