@@ -20,6 +20,7 @@ import json
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from types import MappingProxyType
 from typing import Any, Literal
 from urllib.parse import unquote
@@ -181,8 +182,8 @@ class _Analysis:
         self.in_place_keywords = tuple(k for k in ("allOf", *COMBINATORS) if k in self.reads)
         self.base = base
         self.root = root
-        self.pattern_check = pattern_check
-        self.patterns: dict[str, PatternTranslation] = {}
+        # Each distinct pattern is judged once.
+        self.pattern_check = cache(pattern_check) if pattern_check is not None else None
         self.schemas: dict[str, Any] = {}
         self.refs: dict[str, str] = {}
         self.targets: list[tuple[str, Any]] = []  # (pointer, schema) of each local $ref's target, for walk
@@ -197,10 +198,6 @@ class _Analysis:
 
     def refuse(self, pointer: str, reason: str) -> DeclarationError:
         return DeclarationError(self.file, self.base + pointer, reason)
-
-    def raise_found(self, found: tuple[str, str] | None) -> None:
-        if found is not None:
-            raise self.refuse(*found)
 
     def warn(self, pointer: str, kind: str, keywords: tuple[str, ...], reason: str) -> None:
         self.warnings.append(Notice(self.file, self.base + pointer, kind, reason, keywords))
@@ -270,10 +267,12 @@ class _Analysis:
         ignored = sorted(k for k in schema if k not in known)
         if ignored:
             self.warn(pointer, "not_interpreted", tuple(ignored), f"not enforced: {', '.join(ignored)}")
-        self.raise_found(type_refusal(schema, pointer))
+        if refused := type_refusal(schema, pointer):
+            raise self.refuse(*refused)
         if "enum" in schema and (not isinstance(schema["enum"], list) or not schema["enum"]):
             raise self.refuse(pointer_join(pointer, "enum"), "expected a non-empty list")
-        self.raise_found(required_refusal(schema, pointer))
+        if refused := required_refusal(schema, pointer):
+            raise self.refuse(*refused)
         if "properties" in schema:
             children += self.subschemas(pointer, schema, "properties", "property names")
         if "additionalProperties" in schema:
@@ -400,9 +399,7 @@ class _Analysis:
             return
         pattern = schema["pattern"]  # a str: check_bounds refused anything else (the spec's refusal)
         where = pointer_join(pointer, "pattern")
-        result = self.patterns.get(pattern)
-        if result is None:
-            result = self.patterns[pattern] = self.pattern_check(pattern)
+        result = self.pattern_check(pattern)
         if result.status == "invalid":
             raise self.refuse(where, f"not a valid ECMA-262 regular expression: {result.reason}")
         if result.status == "not_enforced":
@@ -419,8 +416,7 @@ class _Analysis:
     def check_unsatisfiable(self, pointer: str, schema: dict[str, Any]) -> None:
         """Per JSON type, the tightest lower and upper bound (a strict one wins a tie): warn
         when no value can meet both."""
-        kinds = dict.fromkeys(k.constrains for k in self.vocabulary.bounds if k.compare)
-        for kind in kinds:
+        for kind in dict.fromkeys(k.constrains for k in self.vocabulary.bounds if k.compare):
             best: dict[bool, tuple[str, Any, bool]] = {}  # lower? -> (keyword, K, strict)
             for spec in self.vocabulary.bounds:
                 value = schema.get(spec.name)
@@ -445,44 +441,35 @@ class _Analysis:
     def in_place(self, pointer: str) -> list[tuple[str, str]]:
         """(target, pointer of the keyword that leads there) for each in-place link."""
         schema = self.schemas[pointer]
-        if isinstance(schema, bool):
-            return []
-        links: list[tuple[str, str]] = []
-        if pointer in self.refs:
-            links.append((self.refs[pointer], pointer_join(pointer, "$ref")))
-        links += [(at, at) for k in self.in_place_keywords for at in _branches(pointer, schema, k)]
+        links = [(self.refs[pointer], pointer_join(pointer, "$ref"))] if pointer in self.refs else []
+        if isinstance(schema, dict):
+            links += [(at, at) for k in self.in_place_keywords for at in _branches(pointer, schema, k)]
         return links
 
     def build_groups(self) -> None:
         """Depth-first over in-place links: refuse a cycle; build each group after its links'."""
-        state: dict[str, int] = {}  # 1 on the current path, 2 finished
         for start in self.schemas:
-            if start in state:
+            if start in self.groups:
                 continue
-            path = [start]
-            todo = [iter(self.in_place(start))]
-            state[start] = 1
-            while todo:
-                step = next(todo[-1], None)
+            path = {start: iter(self.in_place(start))}  # the current path, each with its links left
+            while path:
+                current, links = next(reversed(path.items()))
+                step = next(links, None)
                 if step is None:
-                    todo.pop()
-                    done = path.pop()
-                    state[done] = 2
-                    self.groups[done] = self.group(done)
+                    del path[current]
+                    self.groups[current] = self.group(current)
                     continue
                 target, via = step
-                if state.get(target) == 1:
-                    chain = [*path[path.index(target) :], target]
+                if target in path:
+                    chain = [*list(path)[list(path).index(target) :], target]
                     raise self.refuse(
                         via,
                         f"in-place cycle {' -> '.join('#' + p for p in chain)}: $ref, allOf, anyOf "
                         "and oneOf apply a schema to the same value; recursion must go through "
                         "properties, items or additionalProperties",
                     )
-                if target not in state:
-                    state[target] = 1
-                    path.append(target)
-                    todo.append(iter(self.in_place(target)))
+                if target not in self.groups:
+                    path[target] = iter(self.in_place(target))
 
     def group(self, pointer: str) -> Group:
         """G(pointer), from its links' groups (already built)."""
