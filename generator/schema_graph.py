@@ -223,8 +223,7 @@ class _Analysis:
         if not isinstance(schema, dict):
             raise self.refuse("", "parameters must be an object schema")
         self.check_top_level("", schema, "")
-        linked = any(k in schema and k in self.reads for k in ("$ref", "allOf"))
-        if not object_like(schema) and not linked:
+        if not object_like(schema) and not any(k in schema and k in self.reads for k in ("$ref", "allOf")):
             raise self.refuse("", _NOT_OBJECT_LIKE)
 
     def check_top_level(self, pointer: str, schema: dict[str, Any], suffix: str) -> None:
@@ -390,8 +389,7 @@ class _Analysis:
                     f"write the bound itself as {spec.name})",
                 )
                 continue
-            reason = spec.refusal(value) if spec.refusal is not None else None
-            if reason is not None:
+            if spec.refusal is not None and (reason := spec.refusal(value)) is not None:
                 raise self.refuse(where, reason)
 
     def check_pattern(self, pointer: str, schema: dict[str, Any]) -> None:
@@ -499,11 +497,6 @@ class _Analysis:
             accepts=_accepts(known),
         )
 
-    def opened(self, pointers: tuple[str, ...]) -> tuple[str, ...]:
-        """The open keywords of these schemas, sorted (a non-local $ref opens as `$ref`)."""
-        found = {k for p in pointers for k in self.schemas[p] if k in self.vocabulary.opening}
-        return tuple(sorted(found | {"$ref" for p in pointers if p in self.nonlocal_refs}))
-
     def canonical(self, pointer: str, schema: dict[str, Any]) -> str:
         contributing = [k for k in schema if k in self.contributing]
         if contributing == ["$ref"] and pointer in self.refs:
@@ -562,10 +555,9 @@ class _Analysis:
         for entry in entries:
             pointers = _closure(self.groups[entry])
             closure = [self.schemas[m] for m in pointers]
-            if not closure:
-                continue
             objectish = any(object_like(s) for s in closure)
-            opened = self.opened(pointers)
+            found = {k for s in closure for k in s if k in self.vocabulary.opening}
+            opened = tuple(sorted(found | {"$ref" for p in pointers if p in self.nonlocal_refs}))
             if objectish and opened:
                 self.warn(
                     entry,
@@ -643,10 +635,10 @@ def tokens(pointer: str) -> list[str]:
     return [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
 
 
+_IN_PLACE = " (this schema applies to parameters in place)"
 _NOT_OBJECT_LIKE = (
     "parameters is not object-like (no type object, properties, required or additionalProperties)"
 )
-_IN_PLACE = " (this schema applies to parameters in place)"
 
 
 def analyse(
