@@ -274,13 +274,11 @@ class _Analysis:
             raise self.refuse(*refused)
         if "properties" in schema:
             children += self.subschemas(pointer, schema, "properties", "property names")
-        if "additionalProperties" in schema:
-            extra = schema["additionalProperties"]
-            at = pointer_join(pointer, "additionalProperties")
-            if not isinstance(extra, (bool, dict)):
-                raise self.refuse(at, "expected a boolean or a schema")
-            if isinstance(extra, dict):
-                children.append((at, extra))
+        extra = schema.get("additionalProperties", False)  # absent: nothing to walk
+        if isinstance(extra, dict):
+            children.append((pointer_join(pointer, "additionalProperties"), extra))
+        elif not isinstance(extra, bool):
+            raise self.refuse(pointer_join(pointer, "additionalProperties"), "expected a boolean or a schema")
         if "items" in schema:
             items = schema["items"]
             at = pointer_join(pointer, "items")
@@ -485,25 +483,19 @@ class _Analysis:
         }
         for c in (c for part in parts for c in part.combinators):
             combinators.setdefault((c.schema, c.keyword), c)
+        # S adds nothing but its one in-place link (a local $ref, or an allOf of one branch).
+        alias = len(parts) == 1 and sum(k in self.contributing for k in schema) == 1
         known = [self.schemas[m] for m in members]
         declared = dict.fromkeys(n for s in known for n in [*s.get("properties", {}), *s.get("required", [])])
         return Group(
             schema=pointer,
             members=members,
             combinators=tuple(combinators.values()),
-            canonical=self.canonical(pointer, schema),
+            canonical=parts[0].canonical if alias else pointer,
             object_like=any(object_like(s) for s in known),
             declared=tuple(declared),
             accepts=_accepts(known),
         )
-
-    def canonical(self, pointer: str, schema: dict[str, Any]) -> str:
-        contributing = [k for k in schema if k in self.contributing]
-        if contributing == ["$ref"] and pointer in self.refs:
-            return self.groups[self.refs[pointer]].canonical
-        if contributing == ["allOf"] and "allOf" in self.reads and len(schema["allOf"]) == 1:
-            return self.groups[pointer_join(pointer_join(pointer, "allOf"), 0)].canonical
-        return pointer
 
     def combinator(self, pointer: str, keyword: Literal["anyOf", "oneOf"]) -> Combinator:
         """The combinator `keyword` of `pointer` (built once: with its schema's group)."""
