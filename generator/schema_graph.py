@@ -521,12 +521,11 @@ class _Analysis:
         found: dict[str, Any] = {}
         for member in branch.members:
             for name, sub in self.schemas[member].get("properties", {}).items():
-                if name in found or not isinstance(sub, dict):
-                    continue
-                if "const" in sub:
-                    found[name] = sub["const"]
-                elif isinstance(sub.get("enum"), list) and len(sub["enum"]) == 1:
-                    found[name] = sub["enum"][0]
+                # (an enum here is a non-empty list: check() refused any other)
+                if isinstance(sub, dict) and "const" in sub:
+                    found.setdefault(name, sub["const"])
+                elif isinstance(sub, dict) and len(sub.get("enum", ())) == 1:
+                    found.setdefault(name, sub["enum"][0])
         return found
 
     # ---------- the root and the values ----------
