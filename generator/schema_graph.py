@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from types import MappingProxyType
 from typing import Any, Literal
 from urllib.parse import unquote
@@ -40,7 +41,8 @@ __all__ = [
     "json_type",
 ]
 
-COMBINATORS = ("anyOf", "oneOf")  # in the order one schema's combinators are resolved (E4)
+# In the order one schema's combinators are resolved (E4).
+COMBINATORS: tuple[Literal["anyOf", "oneOf"], ...] = ("anyOf", "oneOf")
 DEFINITIONS = ("$defs", "definitions")
 OBJECT_KEYWORDS = ("properties", "required", "additionalProperties")
 
@@ -178,11 +180,10 @@ class _Analysis:
         self.reads = vocabulary.interpreted
         # The in-place links this vocabulary follows (E4): allOf, then anyOf / oneOf.
         self.in_place_keywords = tuple(k for k in ("allOf", *COMBINATORS) if k in self.reads)
-        self.combinator_keywords = tuple(k for k in COMBINATORS if k in self.reads)
         self.base = base
         self.root = root
-        self.pattern_check = pattern_check
-        self.patterns: dict[str, PatternTranslation] = {}
+        # Each distinct pattern is judged once.
+        self.pattern_check = cache(pattern_check) if pattern_check is not None else None
         self.schemas: dict[str, Any] = {}
         self.refs: dict[str, str] = {}
         self.targets: list[tuple[str, Any]] = []  # (pointer, schema) of each local $ref's target, for walk
@@ -197,10 +198,6 @@ class _Analysis:
 
     def refuse(self, pointer: str, reason: str) -> DeclarationError:
         return DeclarationError(self.file, self.base + pointer, reason)
-
-    def raise_found(self, found: tuple[str, str] | None) -> None:
-        if found is not None:
-            raise self.refuse(*found)
 
     def warn(self, pointer: str, kind: str, keywords: tuple[str, ...], reason: str) -> None:
         self.warnings.append(Notice(self.file, self.base + pointer, kind, reason, keywords))
@@ -226,8 +223,7 @@ class _Analysis:
         if not isinstance(schema, dict):
             raise self.refuse("", "parameters must be an object schema")
         self.check_top_level("", schema, "")
-        linked = any(k in schema and k in self.reads for k in ("$ref", "allOf"))
-        if not object_like(schema) and not linked:
+        if not object_like(schema) and not any(k in schema and k in self.reads for k in ("$ref", "allOf")):
             raise self.refuse("", _NOT_OBJECT_LIKE)
 
     def check_top_level(self, pointer: str, schema: dict[str, Any], suffix: str) -> None:
@@ -250,17 +246,15 @@ class _Analysis:
             if pointer in self.schemas:
                 continue
             self.schemas[pointer] = schema
-            if isinstance(schema, bool):
-                if pointer:
-                    self.warn(
-                        pointer,
-                        "boolean_subschema",
-                        (),
-                        f"boolean subschema {json.dumps(schema)} constrains nothing here",
-                    )
+            if isinstance(schema, bool):  # never the root: check_root refused that
+                self.warn(
+                    pointer,
+                    "boolean_subschema",
+                    (),
+                    f"boolean subschema {json.dumps(schema)} constrains nothing here",
+                )
                 continue
-            children = self.check(pointer, schema)
-            stack.extend(reversed(children))
+            stack.extend(reversed(self.check(pointer, schema)))
 
     # ---------- one schema's keywords ----------
 
@@ -272,19 +266,19 @@ class _Analysis:
         ignored = sorted(k for k in schema if k not in known)
         if ignored:
             self.warn(pointer, "not_interpreted", tuple(ignored), f"not enforced: {', '.join(ignored)}")
-        self.raise_found(type_refusal(schema, pointer))
+        if refused := type_refusal(schema, pointer):
+            raise self.refuse(*refused)
         if "enum" in schema and (not isinstance(schema["enum"], list) or not schema["enum"]):
             raise self.refuse(pointer_join(pointer, "enum"), "expected a non-empty list")
-        self.raise_found(required_refusal(schema, pointer))
+        if refused := required_refusal(schema, pointer):
+            raise self.refuse(*refused)
         if "properties" in schema:
-            children += self.named_schemas(pointer, schema, "properties", "property names")
-        if "additionalProperties" in schema:
-            extra = schema["additionalProperties"]
-            at = pointer_join(pointer, "additionalProperties")
-            if not isinstance(extra, (bool, dict)):
-                raise self.refuse(at, "expected a boolean or a schema")
-            if isinstance(extra, dict):
-                children.append((at, extra))
+            children += self.subschemas(pointer, schema, "properties", "property names")
+        extra = schema.get("additionalProperties", False)  # absent: nothing to walk
+        if isinstance(extra, dict):
+            children.append((pointer_join(pointer, "additionalProperties"), extra))
+        elif not isinstance(extra, bool):
+            raise self.refuse(pointer_join(pointer, "additionalProperties"), "expected a boolean or a schema")
         if "items" in schema:
             items = schema["items"]
             at = pointer_join(pointer, "items")
@@ -298,10 +292,10 @@ class _Analysis:
         self.check_ref(pointer, schema)
         for keyword in self.in_place_keywords:
             if keyword in schema:
-                children.extend(self.branches(pointer, schema, keyword))
+                children.extend(self.subschemas(pointer, schema, keyword))
         for keyword in DEFINITIONS:
             if keyword in schema and keyword in self.reads:
-                found = self.named_schemas(pointer, schema, keyword, "names")
+                found = self.subschemas(pointer, schema, keyword, "names")
                 children += found
                 self.definitions += [at for at, _ in found]
         self.check_bounds(pointer, schema)
@@ -316,37 +310,22 @@ class _Analysis:
         self.check_unsatisfiable(pointer, schema)
         return children
 
-    def named_schemas(
-        self, pointer: str, schema: dict[str, Any], keyword: str, what: str
-    ) -> list[tuple[str, Any]]:
-        """The subschemas of `properties` or a definitions keyword: an object of named schemas."""
-        where = pointer_join(pointer, keyword)
-        if not isinstance(schema[keyword], dict):
-            raise self.refuse(where, f"expected an object mapping {what} to schemas")
-        return self.subschemas(where, schema[keyword].items())
-
     def check_ref(self, pointer: str, schema: dict[str, Any]) -> None:
+        """A non-local $ref is not enforced; a local one is resolved to the canonical pointer of
+        its target (queued for walk), a missing target refused."""
         if "$ref" not in schema or "$ref" not in self.reads:
             return
         ref = schema["$ref"]
         where = pointer_join(pointer, "$ref")
         if not isinstance(ref, str):
             raise self.refuse(where, "expected a reference (a string)")
+        shown = json.dumps(ref, ensure_ascii=False)
         if not is_local(ref):
             self.nonlocal_refs.add(pointer)
             self.warn(
-                where,
-                "not_interpreted",
-                ("$ref",),
-                f"not enforced: $ref {json.dumps(ref, ensure_ascii=False)} is not a local reference",
+                where, "not_interpreted", ("$ref",), f"not enforced: $ref {shown} is not a local reference"
             )
             return
-        self.refs[pointer] = self.resolve(ref, where)
-
-    def resolve(self, ref: str, where: str) -> str:
-        """The canonical pointer of a local reference's target (queued for walk); refuses a
-        missing target."""
-        shown = json.dumps(ref, ensure_ascii=False)
         try:
             decoded = unquote(ref[1:], errors="strict")
         except UnicodeDecodeError:
@@ -372,21 +351,24 @@ class _Analysis:
             )
             raise self.refuse(where, f"{shown} refers to {found}, not a schema")
         self.targets.append((target, value))
-        return target
+        self.refs[pointer] = target
 
-    def branches(self, pointer: str, schema: dict[str, Any], keyword: str) -> list[tuple[str, Any]]:
+    def subschemas(
+        self, pointer: str, schema: dict[str, Any], keyword: str, names: str = ""
+    ) -> list[tuple[str, Any]]:
+        """(pointer, subschema) of each member of `keyword`'s value: an object mapping `names` to
+        schemas, else (allOf, anyOf, oneOf) a non-empty list; refuses a malformed one."""
         where = pointer_join(pointer, keyword)
-        branches = schema[keyword]
-        if not isinstance(branches, list) or not branches:
+        value = schema[keyword]
+        if names and not isinstance(value, dict):
+            raise self.refuse(where, f"expected an object mapping {names} to schemas")
+        if not names and (not isinstance(value, list) or not value):
             raise self.refuse(where, "expected a non-empty list of schemas")
-        return self.subschemas(where, enumerate(branches))
-
-    def subschemas(self, where: str, members: Iterable[tuple[str | int, Any]]) -> list[tuple[str, Any]]:
-        """(pointer, subschema) of each member of a keyword's value; refuses one not a schema."""
+        members = value.items() if names else enumerate(value)
         found = [(pointer_join(where, key), sub) for key, sub in members]
         for at, sub in found:
             if not isinstance(sub, (dict, bool)):
-                raise self.refuse(at, _NOT_A_SCHEMA)
+                raise self.refuse(at, "expected a schema (an object or a boolean)")
         return found
 
     def check_bounds(self, pointer: str, schema: dict[str, Any]) -> None:
@@ -405,8 +387,7 @@ class _Analysis:
                     f"write the bound itself as {spec.name})",
                 )
                 continue
-            reason = spec.refusal(value) if spec.refusal is not None else None
-            if reason is not None:
+            if spec.refusal is not None and (reason := spec.refusal(value)) is not None:
                 raise self.refuse(where, reason)
 
     def check_pattern(self, pointer: str, schema: dict[str, Any]) -> None:
@@ -414,9 +395,7 @@ class _Analysis:
             return
         pattern = schema["pattern"]  # a str: check_bounds refused anything else (the spec's refusal)
         where = pointer_join(pointer, "pattern")
-        result = self.patterns.get(pattern)
-        if result is None:
-            result = self.patterns[pattern] = self.pattern_check(pattern)
+        result = self.pattern_check(pattern)
         if result.status == "invalid":
             raise self.refuse(where, f"not a valid ECMA-262 regular expression: {result.reason}")
         if result.status == "not_enforced":
@@ -433,8 +412,7 @@ class _Analysis:
     def check_unsatisfiable(self, pointer: str, schema: dict[str, Any]) -> None:
         """Per JSON type, the tightest lower and upper bound (a strict one wins a tie): warn
         when no value can meet both."""
-        kinds = dict.fromkeys(k.constrains for k in self.vocabulary.bounds if k.compare)
-        for kind in kinds:
+        for kind in dict.fromkeys(k.constrains for k in self.vocabulary.bounds if k.compare):
             best: dict[bool, tuple[str, Any, bool]] = {}  # lower? -> (keyword, K, strict)
             for spec in self.vocabulary.bounds:
                 value = schema.get(spec.name)
@@ -459,44 +437,35 @@ class _Analysis:
     def in_place(self, pointer: str) -> list[tuple[str, str]]:
         """(target, pointer of the keyword that leads there) for each in-place link."""
         schema = self.schemas[pointer]
-        if isinstance(schema, bool):
-            return []
-        links: list[tuple[str, str]] = []
-        if pointer in self.refs:
-            links.append((self.refs[pointer], pointer_join(pointer, "$ref")))
-        links += [(at, at) for k in self.in_place_keywords for at in _branches(pointer, schema, k)]
+        links = [(self.refs[pointer], pointer_join(pointer, "$ref"))] if pointer in self.refs else []
+        if isinstance(schema, dict):
+            links += [(at, at) for k in self.in_place_keywords for at in _branches(pointer, schema, k)]
         return links
 
     def build_groups(self) -> None:
         """Depth-first over in-place links: refuse a cycle; build each group after its links'."""
-        state: dict[str, int] = {}  # 1 on the current path, 2 finished
         for start in self.schemas:
-            if start in state:
+            if start in self.groups:
                 continue
-            path = [start]
-            todo = [iter(self.in_place(start))]
-            state[start] = 1
-            while todo:
-                step = next(todo[-1], None)
+            path = {start: iter(self.in_place(start))}  # the current path, each with its links left
+            while path:
+                current, links = next(reversed(path.items()))
+                step = next(links, None)
                 if step is None:
-                    todo.pop()
-                    done = path.pop()
-                    state[done] = 2
-                    self.groups[done] = self.group(done)
+                    del path[current]
+                    self.groups[current] = self.group(current)
                     continue
                 target, via = step
-                if state.get(target) == 1:
-                    chain = [*path[path.index(target) :], target]
+                if target in path:
+                    chain = [*list(path)[list(path).index(target) :], target]
                     raise self.refuse(
                         via,
                         f"in-place cycle {' -> '.join('#' + p for p in chain)}: $ref, allOf, anyOf "
                         "and oneOf apply a schema to the same value; recursion must go through "
                         "properties, items or additionalProperties",
                     )
-                if target not in state:
-                    state[target] = 1
-                    path.append(target)
-                    todo.append(iter(self.in_place(target)))
+                if target not in self.groups:
+                    path[target] = iter(self.in_place(target))
 
     def group(self, pointer: str) -> Group:
         """G(pointer), from its links' groups (already built)."""
@@ -510,55 +479,38 @@ class _Analysis:
         # The members: S, then its links' members; the rest is judged over them, in that order.
         members = tuple(dict.fromkeys([pointer, *(m for part in parts for m in part.members)]))
         combinators: dict[tuple[str, str], Combinator] = {
-            (pointer, k): self.combinator(pointer, k) for k in self.combinator_keywords if k in schema
+            (pointer, k): self.combinator(pointer, k) for k in COMBINATORS if k in schema and k in self.reads
         }
         for c in (c for part in parts for c in part.combinators):
             combinators.setdefault((c.schema, c.keyword), c)
+        # S adds nothing but its one in-place link (a local $ref, or an allOf of one branch).
+        alias = len(parts) == 1 and sum(k in self.contributing for k in schema) == 1
         known = [self.schemas[m] for m in members]
         declared = dict.fromkeys(n for s in known for n in [*s.get("properties", {}), *s.get("required", [])])
         return Group(
             schema=pointer,
             members=members,
             combinators=tuple(combinators.values()),
-            canonical=self.canonical(pointer, schema),
+            canonical=parts[0].canonical if alias else pointer,
             object_like=any(object_like(s) for s in known),
             declared=tuple(declared),
             accepts=_accepts(known),
         )
 
-    def opened(self, pointers: tuple[str, ...]) -> tuple[str, ...]:
-        """The open keywords of these schemas, sorted (a non-local $ref opens as `$ref`)."""
-        found = {k for p in pointers for k in self.schemas[p] if k in self.vocabulary.opening}
-        return tuple(sorted(found | {"$ref" for p in pointers if p in self.nonlocal_refs}))
-
-    def canonical(self, pointer: str, schema: dict[str, Any]) -> str:
-        contributing = [k for k in schema if k in self.contributing]
-        if contributing == ["$ref"] and pointer in self.refs:
-            return self.groups[self.refs[pointer]].canonical
-        if contributing == ["allOf"] and "allOf" in self.reads and len(schema["allOf"]) == 1:
-            return self.groups[pointer_join(pointer_join(pointer, "allOf"), 0)].canonical
-        return pointer
-
-    def combinator(self, pointer: str, keyword: str) -> Combinator:
+    def combinator(self, pointer: str, keyword: Literal["anyOf", "oneOf"]) -> Combinator:
         """The combinator `keyword` of `pointer` (built once: with its schema's group)."""
         branches = tuple(self.groups[b] for b in _branches(pointer, self.schemas[pointer], keyword))
-        declared: dict[str, None] = {}
-        for branch in branches:
-            declared.update(dict.fromkeys(branch.declared))
-            for inner in branch.combinators:
-                declared.update(dict.fromkeys(inner.declared))
-        kind: Literal["anyOf", "oneOf"] = "anyOf" if keyword == "anyOf" else "oneOf"
-        return Combinator(kind, pointer, branches, self.discriminator(branches), tuple(declared))
+        declared = dict.fromkeys(
+            n for b in branches for names in (b.declared, *(c.declared for c in b.combinators)) for n in names
+        )
+        return Combinator(keyword, pointer, branches, self.discriminator(branches), tuple(declared))
 
     def discriminator(self, branches: tuple[Group, ...]) -> Discriminator | None:
         if not all(b.object_like for b in branches):
             return None
         tagged = [self.tags(b) for b in branches]
-        first = branches[0]
-        names = dict.fromkeys(n for m in first.members for n in self.schemas[m].get("properties", {}))
-        for name in names:
-            if not all(name in tags for tags in tagged):
-                continue
+        names = dict.fromkeys(n for m in branches[0].members for n in self.schemas[m].get("properties", {}))
+        for name in (n for n in names if all(n in tags for tags in tagged)):
             values = [tags[name] for tags in tagged]
             if all(not json_equal(a, b) for i, a in enumerate(values) for b in values[i + 1 :]):
                 return Discriminator(name, tuple(values))
@@ -569,12 +521,11 @@ class _Analysis:
         found: dict[str, Any] = {}
         for member in branch.members:
             for name, sub in self.schemas[member].get("properties", {}).items():
-                if name in found or not isinstance(sub, dict):
-                    continue
-                if "const" in sub:
-                    found[name] = sub["const"]
-                elif isinstance(sub.get("enum"), list) and len(sub["enum"]) == 1:
-                    found[name] = sub["enum"][0]
+                # (an enum here is a non-empty list: check() refused any other)
+                if isinstance(sub, dict) and "const" in sub:
+                    found.setdefault(name, sub["const"])
+                elif isinstance(sub, dict) and len(sub.get("enum", ())) == 1:
+                    found.setdefault(name, sub["enum"][0])
         return found
 
     # ---------- the root and the values ----------
@@ -595,10 +546,9 @@ class _Analysis:
         for entry in entries:
             pointers = _closure(self.groups[entry])
             closure = [self.schemas[m] for m in pointers]
-            if not closure:
-                continue
             objectish = any(object_like(s) for s in closure)
-            opened = self.opened(pointers)
+            found = {k for s in closure for k in s if k in self.vocabulary.opening}
+            opened = tuple(sorted(found | {"$ref" for p in pointers if p in self.nonlocal_refs}))
             if objectish and opened:
                 self.warn(
                     entry,
@@ -633,7 +583,8 @@ class _Analysis:
 
     def recursion(self) -> frozenset[str]:
         """The canonical groups reached from the root that are on a cycle of descents through
-        properties, additionalProperties or items."""
+        properties, additionalProperties or items: in a strongly connected component of two or
+        more, or their own successor."""
         below: dict[str, list[str]] = {}  # canonical group -> the groups of its descents
         todo = [self.groups[""].canonical]
         while todo:
@@ -643,14 +594,9 @@ class _Analysis:
             found = [at for member in _closure(self.groups[current]) for at in self.descents[member]]
             below[current] = [self.groups[at].canonical for at in found]
             todo.extend(reversed(below[current]))
-        return _on_cycles(below)
-
-
-def _on_cycles(edges: dict[str, list[str]]) -> frozenset[str]:
-    """The nodes on a cycle: in a strongly connected component of two or more, or their own successor."""
-    component = components(edges)
-    sizes = Counter(component.values())
-    return frozenset(node for node in edges if sizes[component[node]] > 1 or node in edges[node])
+        component = components(below)
+        sizes = Counter(component.values())
+        return frozenset(node for node in below if sizes[component[node]] > 1 or node in below[node])
 
 
 def _accepts(members: list[dict[str, Any]]) -> tuple[str, ...] | None:
@@ -659,10 +605,9 @@ def _accepts(members: list[dict[str, Any]]) -> tuple[str, ...] | None:
         if "type" in schema:
             return tuple(declared_types(schema) or ())
     for schema in members:
-        for keyword in ("const", "enum"):
-            if keyword in schema:
-                values = [schema["const"]] if keyword == "const" else schema["enum"]
-                return tuple(dict.fromkeys(json_type(v) for v in values))
+        if "const" in schema or "enum" in schema:
+            values = [schema["const"]] if "const" in schema else schema["enum"]
+            return tuple(dict.fromkeys(json_type(v) for v in values))
     return None
 
 
@@ -681,11 +626,10 @@ def tokens(pointer: str) -> list[str]:
     return [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
 
 
-_NOT_A_SCHEMA = "expected a schema (an object or a boolean)"
+_IN_PLACE = " (this schema applies to parameters in place)"
 _NOT_OBJECT_LIKE = (
     "parameters is not object-like (no type object, properties, required or additionalProperties)"
 )
-_IN_PLACE = " (this schema applies to parameters in place)"
 
 
 def analyse(
