@@ -87,14 +87,9 @@ def check_output_folder(out: Path, schemas: Path) -> None:
 
 
 class Staging:
-    """A run's files as they come (build()'s sink): compared with the disk one by one.
-
-    With `write`, a changed file goes at once to a temp file beside its target (dot-name,
-    `.tmp`), under the exclusive lock taken on the first file; `commit` renames them into
-    place in write order and removes the orphans, `abort` removes them. Without, nothing is
-    written and the changed files' texts are kept for `plan`'s diff. Files reused as they
-    are on disk are only named (`keep`).
-    """
+    """A run's files as they come (build()'s sink), staged as the module docstring says; with
+    `write`, the exclusive lock is taken on the first changed file. Reused files are only named
+    (`keep`)."""
 
     def __init__(self, out: Path, write: bool, after_write: AfterWrite | None = None) -> None:
         self.out = out
