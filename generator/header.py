@@ -74,7 +74,8 @@ def parse(text: str) -> Header | None:
     command = text[len(_RUN) : newline - len(_END)]
     fields: dict[str, str] = {}
     position = newline + 1
-    while True:
+    name = ""
+    while name != "Body sha256":
         end = text.find("\n", position)
         if end < 0 or not text.startswith("# ", position):
             return None
@@ -83,8 +84,6 @@ def parse(text: str) -> Header | None:
             return None
         fields[name] = value
         position = end + 1
-        if name == "Body sha256":
-            break
     body = text[position:]
     if fields["Body sha256"] != sha256(body) or "Source" not in fields or "Source sha256" not in fields:
         return None
