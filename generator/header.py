@@ -26,8 +26,7 @@ def sha256(text: str) -> str:
 
 def _header(source: str, source_sha256: str, body_sha256: str, extra: Extra, command: str) -> str:
     lines = [f"{_RUN}{command}{_END}", f"# Source: {py_literal(source)}", f"# Source sha256: {source_sha256}"]
-    lines += [f"# {name}: {value}" for name, value in extra]
-    lines.append(f"# Body sha256: {body_sha256}")
+    lines += [f"# {name}: {value}" for name, value in (*extra, ("Body sha256", body_sha256))]
     return "\n".join(lines) + "\n"
 
 
@@ -50,12 +49,8 @@ class Header:
     def matches(self, source: str, source_sha256: str, command: str, extra: Extra) -> bool:
         """Whether a file with this header is the one a run would write for this source."""
         own = tuple((k, v) for k, v in self.fields.items() if k not in _OWN)
-        return (
-            self.fields["Source sha256"] == source_sha256
-            and self.source == source
-            and self.command == command
-            and own == extra
-        )
+        mine = (self.fields["Source sha256"], self.source, self.command, own)
+        return mine == (source_sha256, source, command, extra)
 
 
 _OWN = ("Source", "Source sha256", "Body sha256")
@@ -63,8 +58,7 @@ _OWN = ("Source", "Source sha256", "Body sha256")
 
 def split(text: str) -> tuple[str, str]:
     """(header, body) of a file written by `with_header`."""
-    end = text.index("# Body sha256: ")
-    end = text.index("\n", end) + 1
+    end = text.index("\n", text.index("# Body sha256: ")) + 1
     return text[:end], text[end:]
 
 
@@ -74,15 +68,14 @@ def parse(text: str) -> Header | None:
     Intact means: our first line (naming any command), `# Name: value` lines up to `Body sha256`, that hash
     matching the body, and the header exactly as `with_header` writes it for those values.
     """
-    if not text.startswith(_RUN):
-        return None
     newline = text.find("\n")
-    if newline < 0 or not text[:newline].endswith(_END):
+    if not text.startswith(_RUN) or newline < 0 or not text[:newline].endswith(_END):
         return None
     command = text[len(_RUN) : newline - len(_END)]
     fields: dict[str, str] = {}
     position = newline + 1
-    while True:
+    name = ""
+    while name != "Body sha256":
         end = text.find("\n", position)
         if end < 0 or not text.startswith("# ", position):
             return None
@@ -91,8 +84,6 @@ def parse(text: str) -> Header | None:
             return None
         fields[name] = value
         position = end + 1
-        if name == "Body sha256":
-            break
     body = text[position:]
     if fields["Body sha256"] != sha256(body) or "Source" not in fields or "Source sha256" not in fields:
         return None
@@ -103,9 +94,8 @@ def parse(text: str) -> Header | None:
         return None
     if not isinstance(source, str):
         return None
-    if _header(source, fields["Source sha256"], fields["Body sha256"], extra, command) != text[:position]:
-        return None
-    return Header(fields, source, command)
+    written = _header(source, fields["Source sha256"], fields["Body sha256"], extra, command)
+    return Header(fields, source, command) if written == text[:position] else None
 
 
 def str_literal(text: str) -> object:

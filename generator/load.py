@@ -93,10 +93,8 @@ def _strict_json(value: Any, file: str, pointer: str, depth: int = 0) -> Any:
         raise DeclarationError(file, pointer, f"nested more than {MAX_DEPTH} arrays/objects deep")
     if isinstance(value, _NonFinite):
         raise DeclarationError(file, pointer, f"{value.literal} is not a JSON number")
-    if isinstance(value, str):
-        if _has_lone_surrogate(value):
-            raise DeclarationError(file, pointer, "string is not valid Unicode (lone surrogate)")
-        return value
+    if isinstance(value, str) and _has_lone_surrogate(value):
+        raise DeclarationError(file, pointer, "string is not valid Unicode (lone surrogate)")
     if isinstance(value, list):
         return [_strict_json(v, file, pointer_join(pointer, i), depth + 1) for i, v in enumerate(value)]
     if isinstance(value, dict):
@@ -200,16 +198,10 @@ def declarations_in(data: bytes, file: str) -> list[Declaration]:
 def labeller() -> Callable[[Path], str]:
     """display_name with the project root found once: for runs over thousands of files."""
     root = project_root(Path.cwd().resolve())
-    folders: dict[Path, Path] = {}  # a folder -> its resolved path: resolved once, not per file
+    resolved_folder = functools.cache(Path.resolve)  # each folder resolved once, not per file
 
     def label(path: Path) -> str:
-        if path.is_symlink():
-            resolved = path.resolve()
-        else:
-            folder = folders.get(path.parent)
-            if folder is None:
-                folder = folders[path.parent] = path.parent.resolve()
-            resolved = folder / path.name
+        resolved = path.resolve() if path.is_symlink() else resolved_folder(path.parent) / path.name
         try:
             return resolved.relative_to(root).as_posix()
         except ValueError:
@@ -243,7 +235,6 @@ def read_all(schemas_dir: Path) -> list[Declaration]:
     declarations = [d for p in schema_files(schemas_dir) for d in read_declarations(p)]
     first: dict[str, Declaration] = {}
     for declaration in declarations:
-        refusal = name_refusal(first, declaration)
-        if refusal is not None:
+        if (refusal := name_refusal(first, declaration)) is not None:
             raise refusal
     return declarations

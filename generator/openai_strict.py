@@ -52,7 +52,6 @@ def _schema(schema: Any, depth: int, counts: list[int]) -> bool:
         counts[0] += len(properties)
         if not all(_schema(member, depth + 1, counts) for member in properties.values()):
             return False
-    if "items" in schema and not _schema(schema["items"], depth, counts):
-        return False
-    return all(_schema(member, depth, counts) for member in schema.get("anyOf", []))
+    items_ok = "items" not in schema or _schema(schema["items"], depth, counts)
+    return items_ok and all(_schema(member, depth, counts) for member in schema.get("anyOf", []))
 

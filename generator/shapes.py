@@ -1,16 +1,9 @@
 """Declaration shapes: find the tools in one decoded file, whatever form they were written in.
 
-Recognised shapes (detected from the members present, never from the file name):
-
-* OpenAI function tool: `{"type": "function", "function": {"name", "description", "parameters"}}`
-* OpenAI Responses API function tool: `{"type": "function", "name", "description", "parameters"}`
-* Anthropic tool: `{"name", "description", "input_schema"}`
-* MCP tool: `{"name", "description", "inputSchema"}`
-* Many tools in one file: an MCP `tools/list` result `{"tools": [...]}`, a JSON-RPC response
-  `{"result": {"tools": [...]}}`, or a bare JSON array; each element is any single-tool form.
-
-Each tool found carries the JSON pointer of its parameters inside the file, so every
-refusal about its schema points at the right place (`/tools/3/inputSchema/properties/x`).
+The forms are those docs/cli.md lists ("Adding a tool") and the OpenAI Responses API's
+`{"type": "function", "name", "description", "parameters"}`, detected from the members
+present, never from the file name. Each tool found carries the JSON pointer of its
+parameters inside the file, so every refusal about its schema points at the right place.
 """
 
 from __future__ import annotations
@@ -107,5 +100,4 @@ def _tool(holder: dict[str, Any], file: str, where: str, key: str, raw: Any, for
     name = holder.get("name")
     if not isinstance(name, str) or not name:
         raise DeclarationError(file, pointer_join(where, "name"), "the tool name is missing or empty")
-    parameters = holder.get(key, NO_PARAMETERS)
-    return FoundTool(name, parameters, pointer_join(where, key), raw, form)
+    return FoundTool(name, holder.get(key, NO_PARAMETERS), pointer_join(where, key), raw, form)

@@ -29,7 +29,7 @@ from generator.header import HEADER as HEADER
 from generator.load import project_root
 
 # Written last (after every module they may name) and in this order; orphans go after them.
-_INDEX_FILES = ("_support.py", "_declarations.py", "__init__.py")
+_LAST = {"_support.py": 1, "_declarations.py": 2, "__init__.py": 3}
 _TEMP_SUFFIX = ".tmp"
 
 # Test seam: called with each path right after it has been atomically replaced or deleted.
@@ -87,14 +87,9 @@ def check_output_folder(out: Path, schemas: Path) -> None:
 
 
 class Staging:
-    """A run's files as they come (build()'s sink): compared with the disk one by one.
-
-    With `write`, a changed file goes at once to a temp file beside its target (dot-name,
-    `.tmp`), under the exclusive lock taken on the first file; `commit` renames them into
-    place in write order and removes the orphans, `abort` removes them. Without, nothing is
-    written and the changed files' texts are kept for `plan`'s diff. Files reused as they
-    are on disk are only named (`keep`).
-    """
+    """A run's files as they come (build()'s sink), staged as the module docstring says; with
+    `write`, the exclusive lock is taken on the first changed file. Reused files are only named
+    (`keep`)."""
 
     def __init__(self, out: Path, write: bool, after_write: AfterWrite | None = None) -> None:
         self.out = out
@@ -140,36 +135,26 @@ class Staging:
             self.out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise OutputError(f"{self.out}: cannot create the output folder: {exc.strerror or exc}") from exc
-        stack = ExitStack()
-        stack.enter_context(locked(self.out))
-        self._lock = stack
+        self._lock = ExitStack()
+        self._lock.enter_context(locked(self.out))
         self._listing = _py_files(self.out, remove_temps=True)
 
     def listing(self) -> dict[str, os.DirEntry[str]]:
-        """The folder's .py files (name -> entry), listed once: a run holds the lock from its
-        first read of the package to its last write (`begin`, or the CLI's shared lock for
-        --check), so only the run itself changes them meanwhile, and build() reads the same
-        listing (a package of 20,000 files is listed once, not three times)."""
+        """The folder's .py files (name -> entry), listed once: the run holds the lock throughout
+        (`begin`, or the CLI's shared lock for --check), so only the run itself changes them."""
         if self._listing is None:
             self._listing = _py_files(self.out)
         return self._listing
 
     def plan(self) -> Plan:
         """What differs from the disk (for --check, or once everything is staged)."""
-        others = [name for name in self.listing() if name not in self._names] if self.out.is_dir() else []
-        orphans = sorted(name for name in others if is_generated(self.out / name))
-        return Plan(
-            self.out,
-            dict(self._texts),
-            tuple(sorted(self._changed)),
-            tuple(sorted(self._missing)),
-            tuple(orphans),
-            tuple(sorted(self._foreign)),
-        )
+        listing = self.listing() if self.out.is_dir() else {}
+        orphans = [n for n in listing if n not in self._names and is_generated(self.out / n)]
+        lists = (self._changed, self._missing, orphans, self._foreign)
+        return Plan(self.out, dict(self._texts), *(tuple(sorted(names)) for names in lists))
 
     def commit(self) -> Plan:
-        """Every staged file into place, then the orphans removed: tool modules first, then
-        _support, _declarations and __init__ (the index never names a missing module)."""
+        """Every staged file into place, in write order, then the orphans removed."""
         try:
             todo = self.plan()
             if todo.foreign:
@@ -180,9 +165,8 @@ class Staging:
             if todo.orphans and self._lock is None:
                 self.begin()
             try:
-                # Tool modules first, then _INDEX_FILES in order: the index never names a missing module.
-                rank = {name: rank for rank, name in enumerate(_INDEX_FILES, 1)}
-                for name in sorted(todo.changed + todo.missing, key=lambda n: (rank.get(n, 0), n)):
+                # Tool modules first, then _LAST in order: the index never names a missing module.
+                for name in sorted(todo.changed + todo.missing, key=lambda n: (_LAST.get(n, 0), n)):
                     os.replace(self._temps.pop(name), self.out / name)
                     self.after_write(self.out / name)
                 for name in todo.orphans:
@@ -274,8 +258,7 @@ def _py_files(out: Path, remove_temps: bool = False) -> dict[str, os.DirEntry[st
     with os.scandir(out) as listing:  # (not glob: it matches a pattern against every file)
         entries = list(listing)
     ours = f".*.py.*{_TEMP_SUFFIX}"
-    for entry in entries if remove_temps else ():
-        name = entry.name
+    for name in [e.name for e in entries] if remove_temps else ():
         if name.endswith(_TEMP_SUFFIX) and fnmatch.fnmatchcase(name, ours) and is_generated(out / name):
             (out / name).unlink()
     return {e.name: e for e in entries if e.name.endswith(".py")}
