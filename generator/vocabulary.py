@@ -55,11 +55,6 @@ def _string_refusal(value: Any) -> str | None:
     return None if isinstance(value, str) else "expected a string (an ECMA-262 regular expression)"
 
 
-def words(prefix: str) -> Callable[[Any], str]:
-    """The line of a bound: `prefix` then K as json.dumps writes the declared number."""
-    return lambda k: prefix + json.dumps(k)
-
-
 def labelled(short: str) -> Callable[[Any], str]:
     """Explain's label of a bound: its short name and K."""
     return lambda k: f"{short} {json.dumps(k, ensure_ascii=False)}"
@@ -190,6 +185,11 @@ class Vocabulary:
         )
 
 
+def _reasons(*table: tuple[str, str]) -> tuple[tuple[frozenset[str], str], ...]:
+    """`Vocabulary.reasons` from (the keywords, joined by ", "; the reason) pairs."""
+    return tuple((frozenset(names.split(", ")), text) for names, text in table)
+
+
 def _is_false(value: Any) -> bool:
     return value is False
 
@@ -212,38 +212,31 @@ SUBSET = Vocabulary(
         }
     ),
     listed=("type", "required", "enum", "properties", "additionalProperties", "items"),
-    reasons=(
-        (frozenset({"default"}), "no default is filled in: arguments are never changed"),
+    reasons=_reasons(
+        ("default", "no default is filled in: arguments are never changed"),
         (
-            frozenset({"format", "pattern", "contentEncoding", "contentMediaType"}),
+            "format, pattern, contentEncoding, contentMediaType",
             "string formats and patterns are not checked",
         ),
-        (frozenset({"minLength", "maxLength"}), "string lengths are not checked"),
+        ("minLength, maxLength", "string lengths are not checked"),
         (
-            frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}),
+            "minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf",
             "numeric ranges are not checked",
         ),
         (
-            frozenset(
-                {"minItems", "maxItems", "uniqueItems", "contains", "minContains", "maxContains"}
-                | {"prefixItems"}
-            ),
+            "minItems, maxItems, uniqueItems, contains, minContains, maxContains, prefixItems",
             "array sizes and contents beyond `items` are not checked",
         ),
         (
-            frozenset(
-                {"minProperties", "maxProperties", "propertyNames", "patternProperties", "dependentRequired"}
-            ),
+            "minProperties, maxProperties, propertyNames, patternProperties, dependentRequired",
             "object constraints beyond properties, required and additionalProperties are not checked",
         ),
         (
-            frozenset(
-                {"oneOf", "anyOf", "allOf", "not", "if", "then", "else", "$ref", "$defs", "definitions"}
-            ),
+            "oneOf, anyOf, allOf, not, if, then, else, $ref, $defs, definitions",
             "combinators and references are not interpreted",
         ),
-        (frozenset({"const"}), "const is not checked (a one-member enum is)"),
-        (frozenset({"items (tuple form)"}), "tuple-form items are not interpreted"),
+        ("const", "const is not checked (a one-member enum is)"),
+        ("items (tuple form)", "tuple-form items are not interpreted"),
     ),
     other_reason="outside the keyword subset of the spec (section 2)",
 )
@@ -257,7 +250,7 @@ def _number(name: str, compare: str, prefix: str) -> Keyword:
         macro="number",
         compare=compare,
         refusal=_number_refusal,
-        text=words(prefix),
+        text=lambda k: prefix + json.dumps(k),  # K as json.dumps writes the declared number
         label=labelled(compare),
         # The draft-4 boolean form of exclusiveMinimum / exclusiveMaximum is not interpreted.
         inert=(lambda k: isinstance(k, bool)) if name.startswith("exclusive") else None,
@@ -294,7 +287,7 @@ EXTENDED = SUBSET.extend(
             constrains="number",
             macro="multiple",
             refusal=_multiple_refusal,
-            text=words("expected a multiple of "),
+            text=lambda k: "expected a multiple of " + json.dumps(k),
             label=labelled("multipleOf"),
         ),
         count("minLength", "string", ">=", "expected at least ", "character"),
@@ -319,16 +312,13 @@ EXTENDED = SUBSET.extend(
     closing=("allOf", "anyOf", "oneOf", "$ref"),
     rules="extended.md E2",
     message="extended.md E7",
-    reasons=(
-        (frozenset({"default"}), "no default is filled in: arguments are never changed"),
+    reasons=_reasons(
+        ("default", "no default is filled in: arguments are never changed"),
         (
-            frozenset({"format", "contentEncoding", "contentMediaType", "pattern"}),
+            "format, contentEncoding, contentMediaType, pattern",
             "string formats (and patterns outside ECMA-262's E6 syntax) are not checked",
         ),
-        (
-            frozenset({"not", "if", "then", "else", "dependentSchemas", "dependencies"}),
-            "conditionals are not interpreted",
-        ),
+        ("not, if, then, else, dependentSchemas, dependencies", "conditionals are not interpreted"),
     ),
     other_reason="outside the keywords extended mode interprets (extended.md E2)",
     strict_keys=True,
