@@ -1,13 +1,9 @@
 """Stage 4: plan the module of one tool: stable names, the fast path and the exact collector.
 
 Lowering says what to check; this stage decides how the module spells it, and nothing else:
-
-* **Names** come from JSON names (generator/names.py), never from positions: a compiled
-  pattern is `_<NAME>_PATTERN` after the first schema using it, the visit of the elements of
-  `questions` is `_collect_questions_item`. A later name that would collide with an earlier
-  one gets a suffix, `_2`.
-* **The fast path** (`FastPlan`, below) proves a valid call valid with straight-line tests;
-  **the collector** (generator/collector.py) finds every issue of any other call.
+names from JSON names, with a collision suffix (docs/how-it-works.md, "Names and diffs"); the
+fast path (`FastPlan`, below) proves a valid call valid with straight-line tests, and the
+collector (generator/collector.py) finds every issue of any other call.
 """
 
 from __future__ import annotations
@@ -220,10 +216,8 @@ class FastPlan:
         """The test of a value against the group `members`, whose first `resolved` members'
         combinators are already resolved (this is one alternative of theirs)."""
         key = (*members, f"resolved {resolved}")
-        found = self.values.get(key)
-        if found is not None:
-            if key in self._building:
-                found.recursive = True
+        if (found := self.values.get(key)) is not None:
+            found.recursive |= key in self._building
             found.users += 1
             return found
         fv = FastValue(key)
