@@ -204,10 +204,9 @@ class FastPlan:
                 if not fv.fallback and any(part.fallback for part in parts):
                     fv.fallback, fv.obj, fv.items, fv.alternatives = True, None, [], None
                     changed = True
-        self.helpers = [h for h in self.helpers if not h.fallback]
         for fv in self.values.values():
-            if fv.fallback:
-                fv.helper = ""
+            fv.helper = "" if fv.fallback else fv.helper
+        self.helpers = [h for h in self.helpers if h.helper]
 
     def value(self, pointer: str, name: str) -> FastValue:
         return self.merged(self._nodes[pointer].group, name)
@@ -306,10 +305,9 @@ class FastPlan:
             while tops:
                 top = tops.pop()
                 tops += _too_deep(top, 0)  # those restored are tops of their own helpers
-        self.helpers = [h for h in self.helpers if not h.embedded and id(h) not in inlined]
         for fv in self.values.values():
-            if fv.embedded:
-                fv.helper = ""
+            fv.helper = "" if fv.embedded else fv.helper
+        self.helpers = [h for h in self.helpers if h.helper and id(h) not in inlined]
 
 
 _IN_PLACE = 6  # values written in place inside one another, at most

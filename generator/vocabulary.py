@@ -199,10 +199,8 @@ SUBSET = Vocabulary(
     ),
     annotations=frozenset({"title", "description", "examples", "$comment", "$schema", "$id"}),
     opening=frozenset(
-        {
-            *("patternProperties", "allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "$recursiveRef"),
-            *("dependentSchemas", "dependencies", "if", "then", "else", "unevaluatedProperties"),
-        }
+        {"patternProperties", "allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "$recursiveRef"}
+        | {"dependentSchemas", "dependencies", "if", "then", "else", "unevaluatedProperties"}
     ),
     listed=("type", "required", "enum", "properties", "additionalProperties", "items"),
     reasons=_reasons(
