@@ -95,11 +95,8 @@ class FastObject:
         """Required names read with `.get`, with no test of presence of their own."""
         # Their one test fails on None, so it fails when the name is absent too (subset's form).
         names = [name for name, _ in self.members]
-        return frozenset(
-            name
-            for name, value in self.members
-            if name in self.required and names.count(name) == 1 and value.rejects_none
-        )
+        once = {name for name in self.required if names.count(name) == 1}
+        return frozenset(name for name, mv in self.members if name in once and mv.rejects_none)
 
 
 def paired(bounds: Sequence[Bound]) -> list[tuple[Bound, Bound | None]]:
