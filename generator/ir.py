@@ -1,12 +1,8 @@
 """The semantic IR: what one tool's validator must check, and nothing about how.
 
-One `Node` per schema the vocabulary interprets, named by its JSON pointer: its own
-keywords (types, const, enum, bounds, object and array keywords) and its group (E4: itself,
-its `$ref` target's group, its `allOf` branches' groups) and choices (`anyOf` / `oneOf`).
-A bound names its keyword's spec (generator/vocabulary.py), which names the macro pair that
-writes it. No message text, no generated names, no render strategy lives here: wording is
-in `templates/_support.py`, names and the code's form in `generator/plan.py` and
-`generator/collector.py`.
+One `Node` per schema the vocabulary interprets, named by its JSON pointer (docs/how-it-works.md,
+"The IR is semantic"). Wording is in `templates/_support.py`, names and the code's form in
+`generator/plan.py` and `generator/collector.py`.
 """
 
 from __future__ import annotations

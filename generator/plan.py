@@ -1,13 +1,9 @@
 """Stage 4: plan the module of one tool: stable names, the fast path and the exact collector.
 
 Lowering says what to check; this stage decides how the module spells it, and nothing else:
-
-* **Names** come from JSON names (generator/names.py), never from positions: a compiled
-  pattern is `_<NAME>_PATTERN` after the first schema using it, the visit of the elements of
-  `questions` is `_collect_questions_item`. A later name that would collide with an earlier
-  one gets a suffix, `_2`.
-* **The fast path** (`FastPlan`, below) proves a valid call valid with straight-line tests;
-  **the collector** (generator/collector.py) finds every issue of any other call.
+names from JSON names, with a collision suffix (docs/how-it-works.md, "Names and diffs"); the
+fast path (`FastPlan`, below) proves a valid call valid with straight-line tests, and the
+collector (generator/collector.py) finds every issue of any other call.
 """
 
 from __future__ import annotations
@@ -99,11 +95,8 @@ class FastObject:
         """Required names read with `.get`, with no test of presence of their own."""
         # Their one test fails on None, so it fails when the name is absent too (subset's form).
         names = [name for name, _ in self.members]
-        return frozenset(
-            name
-            for name, value in self.members
-            if name in self.required and names.count(name) == 1 and value.rejects_none
-        )
+        once = {name for name in self.required if names.count(name) == 1}
+        return frozenset(name for name, mv in self.members if name in once and mv.rejects_none)
 
 
 def paired(bounds: Sequence[Bound]) -> list[tuple[Bound, Bound | None]]:
@@ -208,10 +201,9 @@ class FastPlan:
                 if not fv.fallback and any(part.fallback for part in parts):
                     fv.fallback, fv.obj, fv.items, fv.alternatives = True, None, [], None
                     changed = True
-        self.helpers = [h for h in self.helpers if not h.fallback]
         for fv in self.values.values():
-            if fv.fallback:
-                fv.helper = ""
+            fv.helper = "" if fv.fallback else fv.helper
+        self.helpers = [h for h in self.helpers if h.helper]
 
     def value(self, pointer: str, name: str) -> FastValue:
         return self.merged(self._nodes[pointer].group, name)
@@ -220,10 +212,8 @@ class FastPlan:
         """The test of a value against the group `members`, whose first `resolved` members'
         combinators are already resolved (this is one alternative of theirs)."""
         key = (*members, f"resolved {resolved}")
-        found = self.values.get(key)
-        if found is not None:
-            if key in self._building:
-                found.recursive = True
+        if (found := self.values.get(key)) is not None:
+            found.recursive |= key in self._building
             found.users += 1
             return found
         fv = FastValue(key)
@@ -312,10 +302,9 @@ class FastPlan:
             while tops:
                 top = tops.pop()
                 tops += _too_deep(top, 0)  # those restored are tops of their own helpers
-        self.helpers = [h for h in self.helpers if not h.embedded and id(h) not in inlined]
         for fv in self.values.values():
-            if fv.embedded:
-                fv.helper = ""
+            fv.helper = "" if fv.embedded else fv.helper
+        self.helpers = [h for h in self.helpers if h.helper and id(h) not in inlined]
 
 
 _IN_PLACE = 6  # values written in place inside one another, at most

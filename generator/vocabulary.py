@@ -1,15 +1,8 @@
 """The keyword vocabularies: what a mode interprets, as data (extended.md E1, E2).
 
-A mode is a `Vocabulary`: the keywords it interprets, each one `Keyword` spec, the keywords
-that only describe (annotations) and those that open an object (their presence leaves
-undeclared keys unchecked). `EXTENDED` is `SUBSET.extend(...)`, the way fastjsonschema's
-drafts extend each other. A bound (step 3 of the visit, E4) is wholly described by its spec:
-the JSON type it constrains, its place in step 3's order, what refuses its value, the macro
-pair of the templates that renders it (fast path and collector), its line, its explain
-label and the bound it cannot cross. A vocabulary defined elsewhere (a test's, say) with a
-new bound of an existing macro needs no change to the generator or its templates.
-
-Nothing else in the generator lists the keywords a mode interprets.
+A mode is a `Vocabulary`, `EXTENDED` is `SUBSET.extend(...)`, and a bound (step 3 of the visit,
+E4) is wholly described by its `Keyword` spec: docs/how-it-works.md, "One compiler; a mode is a
+vocabulary". Nothing else in the generator lists the keywords a mode interprets.
 """
 
 from __future__ import annotations
@@ -53,11 +46,6 @@ def _boolean_refusal(value: Any) -> str | None:
 
 def _string_refusal(value: Any) -> str | None:
     return None if isinstance(value, str) else "expected a string (an ECMA-262 regular expression)"
-
-
-def words(prefix: str) -> Callable[[Any], str]:
-    """The line of a bound: `prefix` then K as json.dumps writes the declared number."""
-    return lambda k: prefix + json.dumps(k)
 
 
 def labelled(short: str) -> Callable[[Any], str]:
@@ -190,6 +178,11 @@ class Vocabulary:
         )
 
 
+def _reasons(*table: tuple[str, str]) -> tuple[tuple[frozenset[str], str], ...]:
+    """`Vocabulary.reasons` from (the keywords, joined by ", "; the reason) pairs."""
+    return tuple((frozenset(names.split(", ")), text) for names, text in table)
+
+
 def _is_false(value: Any) -> bool:
     return value is False
 
@@ -206,44 +199,35 @@ SUBSET = Vocabulary(
     ),
     annotations=frozenset({"title", "description", "examples", "$comment", "$schema", "$id"}),
     opening=frozenset(
-        {
-            *("patternProperties", "allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "$recursiveRef"),
-            *("dependentSchemas", "dependencies", "if", "then", "else", "unevaluatedProperties"),
-        }
+        {"patternProperties", "allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "$recursiveRef"}
+        | {"dependentSchemas", "dependencies", "if", "then", "else", "unevaluatedProperties"}
     ),
     listed=("type", "required", "enum", "properties", "additionalProperties", "items"),
-    reasons=(
-        (frozenset({"default"}), "no default is filled in: arguments are never changed"),
+    reasons=_reasons(
+        ("default", "no default is filled in: arguments are never changed"),
         (
-            frozenset({"format", "pattern", "contentEncoding", "contentMediaType"}),
+            "format, pattern, contentEncoding, contentMediaType",
             "string formats and patterns are not checked",
         ),
-        (frozenset({"minLength", "maxLength"}), "string lengths are not checked"),
+        ("minLength, maxLength", "string lengths are not checked"),
         (
-            frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}),
+            "minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf",
             "numeric ranges are not checked",
         ),
         (
-            frozenset(
-                {"minItems", "maxItems", "uniqueItems", "contains", "minContains", "maxContains"}
-                | {"prefixItems"}
-            ),
+            "minItems, maxItems, uniqueItems, contains, minContains, maxContains, prefixItems",
             "array sizes and contents beyond `items` are not checked",
         ),
         (
-            frozenset(
-                {"minProperties", "maxProperties", "propertyNames", "patternProperties", "dependentRequired"}
-            ),
+            "minProperties, maxProperties, propertyNames, patternProperties, dependentRequired",
             "object constraints beyond properties, required and additionalProperties are not checked",
         ),
         (
-            frozenset(
-                {"oneOf", "anyOf", "allOf", "not", "if", "then", "else", "$ref", "$defs", "definitions"}
-            ),
+            "oneOf, anyOf, allOf, not, if, then, else, $ref, $defs, definitions",
             "combinators and references are not interpreted",
         ),
-        (frozenset({"const"}), "const is not checked (a one-member enum is)"),
-        (frozenset({"items (tuple form)"}), "tuple-form items are not interpreted"),
+        ("const", "const is not checked (a one-member enum is)"),
+        ("items (tuple form)", "tuple-form items are not interpreted"),
     ),
     other_reason="outside the keyword subset of the spec (section 2)",
 )
@@ -257,7 +241,7 @@ def _number(name: str, compare: str, prefix: str) -> Keyword:
         macro="number",
         compare=compare,
         refusal=_number_refusal,
-        text=words(prefix),
+        text=lambda k: prefix + json.dumps(k),  # K as json.dumps writes the declared number
         label=labelled(compare),
         # The draft-4 boolean form of exclusiveMinimum / exclusiveMaximum is not interpreted.
         inert=(lambda k: isinstance(k, bool)) if name.startswith("exclusive") else None,
@@ -294,7 +278,7 @@ EXTENDED = SUBSET.extend(
             constrains="number",
             macro="multiple",
             refusal=_multiple_refusal,
-            text=words("expected a multiple of "),
+            text=lambda k: "expected a multiple of " + json.dumps(k),
             label=labelled("multipleOf"),
         ),
         count("minLength", "string", ">=", "expected at least ", "character"),
@@ -319,16 +303,13 @@ EXTENDED = SUBSET.extend(
     closing=("allOf", "anyOf", "oneOf", "$ref"),
     rules="extended.md E2",
     message="extended.md E7",
-    reasons=(
-        (frozenset({"default"}), "no default is filled in: arguments are never changed"),
+    reasons=_reasons(
+        ("default", "no default is filled in: arguments are never changed"),
         (
-            frozenset({"format", "contentEncoding", "contentMediaType", "pattern"}),
+            "format, contentEncoding, contentMediaType, pattern",
             "string formats (and patterns outside ECMA-262's E6 syntax) are not checked",
         ),
-        (
-            frozenset({"not", "if", "then", "else", "dependentSchemas", "dependencies"}),
-            "conditionals are not interpreted",
-        ),
+        ("not, if, then, else, dependentSchemas, dependencies", "conditionals are not interpreted"),
     ),
     other_reason="outside the keywords extended mode interprets (extended.md E2)",
     strict_keys=True,
