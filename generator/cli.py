@@ -36,6 +36,7 @@ _PROGRESS_BYTES = 1 << 20  # files larger than this get a progress bar even off 
 # Defaults come from the project's [tool.toolgen] table, else these (generator/config.py): an
 # option not given is None, so that the table can supply it.
 _folder_option = partial(click.option, metavar="DIR", type=click.Path(path_type=Path))
+_flag = partial(click.option, is_flag=True)
 
 _schemas_option = _folder_option(
     "--schemas",
@@ -96,9 +97,7 @@ def _program() -> str:
         return name
     # A script found on PATH also gets its full path as argv[0]: then the bare name works.
     on_path = shutil.which(name)
-    if on_path is not None and Path(on_path).resolve() == Path(typed).resolve():
-        return name
-    return typed
+    return name if on_path and Path(on_path).resolve() == Path(typed).resolve() else typed
 
 
 def _version() -> str:
@@ -134,11 +133,9 @@ def main() -> None:
     help="Folder of the generated package (its import name is the folder's name).  "
     "[default: [tool.toolgen] out, else generated]",
 )
-@click.option(
-    "--check", is_flag=True, help="Write nothing; exit 1 and print a diff if the output is not in sync."
-)
+@_flag("--check", help="Write nothing; exit 1 and print a diff if the output is not in sync.")
 @_keywords_option
-@click.option("--strict", is_flag=True, help="Treat warnings about declarations as errors (exit 2).")
+@_flag("--strict", help="Treat warnings about declarations as errors (exit 2).")
 @click.option(
     "--allow",
     metavar="KINDS",
@@ -201,7 +198,6 @@ def generate(
             command = _regenerate(options)
             record = Record(out, fingerprint(options.keywords), command)
             stack.enter_context(long_lived())  # the record's entries: never scanned for cycles
-            listing = staging.listing() if out.is_dir() else None  # (under the lock)
             result = build(
                 schemas,
                 reuse=out,
@@ -209,7 +205,7 @@ def generate(
                 command=command,
                 sink=staging,
                 record=record,
-                listing=listing,
+                listing=staging.listing() if out.is_dir() else None,  # (under the lock)
                 service=service,
                 declarations=declarations,
             )
@@ -397,11 +393,21 @@ def validate(tool: str | None, arguments: str, package: Path | None) -> None:
     skipped), and the exit status is 1 when any call is invalid, misspelt or unreadable.
     """
     options = _settings(out=package)
-    if tool is None:
-        _validate_lines(options)
-        return
     if arguments == "-" and sys.stdin.isatty():
-        click.echo("reading the arguments from standard input (end with Ctrl-D)", err=True)
+        what = "the arguments" if tool is not None else "JSON Lines of calls"
+        click.echo(f"reading {what} from standard input (end with Ctrl-D)", err=True)
+    if tool is None:
+        loaded = _package(options)
+        failed = 0
+        for number, line in enumerate(sys.stdin, start=1):
+            if line.strip():
+                result, ok = _one_line(line, loaded)
+                failed += not ok
+                _say(f"{number}: {result}")
+        if failed:
+            click.echo(f"{failed} call(s) failed", err=True)
+            sys.exit(1)
+        return
     text = sys.stdin.read() if arguments == "-" else arguments
     if arguments == "-" and not text.strip():
         _fail(
@@ -441,22 +447,6 @@ def _no_validator(tool: str, package: Package, where: str = "") -> tuple[str, bo
     if typo_of := meant(tool, package.TOOL_NAMES):
         return f"{tool}: no validator{where}; did you mean {typo_of}?", False
     return f"{tool}: no validator{where} (not a built-in tool); passes through unvalidated", True
-
-
-def _validate_lines(options: Settings) -> None:
-    if sys.stdin.isatty():
-        click.echo("reading JSON Lines of calls from standard input (end with Ctrl-D)", err=True)
-    package = _package(options)
-    failed = 0
-    for number, line in enumerate(sys.stdin, start=1):
-        if not line.strip():
-            continue
-        result, ok = _one_line(line, package)
-        failed += not ok
-        _say(f"{number}: {result}")
-    if failed:
-        click.echo(f"{failed} call(s) failed", err=True)
-        sys.exit(1)
 
 
 def _one_line(line: str, package: Package) -> tuple[str, bool]:
@@ -499,20 +489,17 @@ def explain(tool: str, schemas: Path | None, keywords: str | None) -> None:
         options = _settings(schemas=schemas, keywords=keywords)
         _schemas_exist(options)
         explanation = explain_module.explain(options.schemas, tool, VOCABULARIES[options.keywords])
+        click.echo(explain_module.render(explanation))
     except (DeclarationError, explain_module.UnknownTool) as exc:
         _fail(str(exc))
-    click.echo(explain_module.render(explanation))
 
 
 @main.command(short_help="Replay recorded tool calls, running nothing.")
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path), metavar="FILE...")
 @_package_option
-@click.option(
-    "--json", "as_json", is_flag=True, help="Print the counts as one JSON object instead of tables."
-)
-@click.option(
+@_flag("--json", "as_json", help="Print the counts as one JSON object instead of tables.")
+@_flag(
     "--suggest",
-    is_flag=True,
     help="Also report what each repair kind (a compatibility rule one might adopt) would rescue "
     "of the rejected calls.",
 )
@@ -599,9 +586,7 @@ def _audit_file(run: AuditRun, path: Path, progress: bool | None) -> None:
     "line, run without a shell; repeatable).  [default: [tool.toolgen] import-stdio]",
 )
 @_schemas_option
-@click.option(
-    "--check", is_flag=True, help="Write nothing; exit 1 and print a diff if the declarations differ."
-)
+@_flag("--check", help="Write nothing; exit 1 and print a diff if the declarations differ.")
 @click.option(
     "--timeout",
     default=stdio_source.TIMEOUT,
