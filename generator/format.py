@@ -98,12 +98,11 @@ class Formatter:
         # Sized for the whole run, since files keep coming: the cores, within TOOLGEN_JOBS.
         count = self._workers or usable_workers()
         try:
-            self._pool = ProcessPoolExecutor(count, mp_context=pool_context(["generator.format"]))
+            pool = ProcessPoolExecutor(count, mp_context=pool_context(["generator.format"]))
         except (OSError, ValueError):
             self._serial = True
             return
-        self._processes = count
-        pool = self._pool
+        self._pool, self._processes = pool, count
         self._queue = deque(
             (name, source, pool.submit(format_source, name, source)) for name, source, _ in self._queue
         )

@@ -27,33 +27,29 @@ from generator.vocabulary import VOCABULARIES
 _TOOL_TEMPLATES = ("module.py.j2", "checks.j2", "collector.j2", "declaration.py.j2")
 
 
-def _serve(conn: Connection, keywords: str) -> None:
+def _worker(conn: Connection, parents: Connection, keywords: str) -> None:
     """The worker: import the compiler and compile the templates, then render and format each
     job received until the parent closes the pipe."""
-    from generator.format import format_source
-    from generator.render import environment
-
-    env = environment()
-    for template in _TOOL_TEMPLATES:
-        env.get_template(template)
-    vocabulary = VOCABULARIES[keywords]
-    while True:
-        try:
-            name, job = conn.recv()
-        except (EOFError, OSError):
-            return  # the parent is gone, or done
-        try:
-            reply: str | None = format_source(name, render_job(env, job, vocabulary))
-        except Exception:  # rendered again by the parent, which raises it as a serial run does
-            reply = None
-        conn.send(reply)
-
-
-def _worker(conn: Connection, parents: Connection, keywords: str) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # ^C is the parent's to handle; it kills us
     parents.close()  # the parent's end open in the parent only: its exit ends our input
     try:
-        _serve(conn, keywords)
+        from generator.format import format_source
+        from generator.render import environment
+
+        env = environment()
+        for template in _TOOL_TEMPLATES:
+            env.get_template(template)
+        vocabulary = VOCABULARIES[keywords]
+        while True:
+            try:
+                name, job = conn.recv()
+            except (EOFError, OSError):
+                return  # the parent is gone, or done
+            try:
+                reply: str | None = format_source(name, render_job(env, job, vocabulary))
+            except Exception:  # rendered again by the parent, which raises it as a serial run does
+                reply = None
+            conn.send(reply)
     finally:
         os._exit(0)  # nothing of the parent's (atexit handlers, buffered output) runs here
 
