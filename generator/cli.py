@@ -68,16 +68,6 @@ def _fail(message: str) -> NoReturn:
     sys.exit(2)
 
 
-def _refused(exc: DeclarationError) -> NoReturn:
-    """Every refusal of the run, one a line; with more than one, how many and where."""
-    for refusal in exc.refusals:
-        click.echo(f"error: {refusal}", err=True)
-    if len(exc.refusals) > 1:
-        files = counted(len({r.file for r in exc.refusals}), "file")
-        _fail(f"{len(exc.refusals)} refusals in {files}; nothing written")
-    sys.exit(2)
-
-
 def _settings(allow: str | None = None, **given: Any) -> Settings:
     """The options in force: the command line's, else the project's [tool.toolgen] table."""
     try:
@@ -230,8 +220,13 @@ def generate(
             fix = _regenerate(options, Path.cwd(), _program())
             groups = {"changed": todo.changed, "missing": todo.missing, "orphan": todo.orphans}
             _out_of_sync(out, diff(todo), groups, f"generated code is out of sync; run: {fix}", color)
-    except DeclarationError as exc:
-        _refused(exc)
+    except DeclarationError as exc:  # every refusal of the run; with many, how many and where
+        for refusal in exc.refusals:
+            click.echo(f"error: {refusal}", err=True)
+        if len(exc.refusals) > 1:
+            files = counted(len({r.file for r in exc.refusals}), "file")
+            _fail(f"{len(exc.refusals)} refusals in {files}; nothing written")
+        sys.exit(2)
     except OutputError as exc:
         _fail(str(exc))
     finally:  # the worker, on every way out (a refusal exits through SystemExit)
@@ -423,10 +418,9 @@ def validate(tool: str | None, arguments: str, package: Path | None) -> None:
         line, passes = _no_validator(tool, loaded, f" in {options.out.as_posix()}/")
         _say(line)
         sys.exit(0 if passes else 1)
-    message = loaded.validate(tool, args)
     mode = getattr(loaded, "KEYWORDS", "subset")
     # Subset mode's output is unchanged; a package generated with --keywords extended says so.
-    if message is None:
+    if (message := loaded.validate(tool, args)) is None:
         _say(f"{tool}: valid" + (" (extended keywords)" if mode == "extended" else ""))
         return
     _say(message)
@@ -465,8 +459,7 @@ def _one_line(line: str, package: Package) -> tuple[str, bool]:
         return "error: the tool name is not a string", False
     if tool not in package.TOOL_NAMES:
         return _no_validator(tool, package)
-    issues = package.issues(tool, args)
-    if not issues:
+    if not (issues := package.issues(tool, args)):
         return f"{tool}: valid", True
     return f"{tool}: invalid: " + "; ".join(issue.line for issue in issues), False
 

@@ -1,6 +1,5 @@
 """The command that regenerates a package, named in every generated file's header and in the
-advice of `toolgen check` when the package drifted (docs/how-it-works.md, "Headers and reuse").
-"""
+advice of `toolgen check` when the package drifted (docs/how-it-works.md, "Headers and reuse")."""
 
 from __future__ import annotations
 

@@ -55,11 +55,9 @@ def _worker(conn: Connection, parents: Connection, keywords: str) -> None:
 
 
 def edited(schemas: Path, declarations: dict[str, os.DirEntry[str]], out: Path) -> bool:
-    """Whether a declaration file, or the folder's list of them, changed since the package's
-    `__init__.py` was last written (a run that changes a tool rewrites it): the sign, known
-    before the scan, that the run may render a tool. A ctime, which no user can set back
-    (generator/verified.py); a file touched but unchanged only costs a worker not used. No
-    package: False (a cold run renders here, with the formatter pool)."""
+    """Whether a declaration file, or the folder's list of them, changed (ctime) since the
+    package's `__init__.py` was written: the sign that the run may render a tool (docs/scale.md,
+    "Why that sign"). No package: False (a cold run renders here, with the formatter pool)."""
     try:
         written = os.stat(out / "__init__.py").st_ctime_ns
     except OSError:
@@ -84,9 +82,8 @@ class Service:
 
     @classmethod
     def start(cls, keywords: str) -> Service | None:
-        """A worker for `keywords` when this process can fork one (generator/pool.py `can_fork`),
-        has two or more usable cores (TOOLGEN_JOBS not 1) and has not imported the compiler
-        yet (else there is nothing to overlap)."""
+        """A worker for `keywords`, or None when it has nothing to overlap: no fork, one usable
+        core, or the compiler imported already (docs/scale.md, "When it is not used")."""
         if usable_workers() < 2 or not can_fork() or "black" in sys.modules:
             return None
         context = multiprocessing.get_context("fork")

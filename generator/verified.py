@@ -188,11 +188,9 @@ class Record:
                 return
             # One write in append mode: a run killed meanwhile leaves a short chunk at the
             # end, which the next run ignores and then writes the record whole.
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0))
-            try:
-                os.write(fd, payload)
-            finally:
-                os.close(fd)
+            flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0)
+            with open(os.open(self.path, flags), "wb", buffering=0) as file:  # one write(2)
+                file.write(payload)
 
 
 def _chunk(raw: bytes, position: int) -> tuple[Any, int]:
@@ -210,9 +208,7 @@ def _chunk(raw: bytes, position: int) -> tuple[Any, int]:
 @contextmanager
 def long_lived() -> Iterator[None]:
     """The objects alive now (the imported compiler, the record read) left out of the cycle
-    collector's scans until the block ends: they outlive the run, and a collection that
-    walks a record of 10,000 entries again and again costs an edit of a large package more
-    than the edit (gc.freeze). Nothing is frozen when something else froze objects."""
+    collector's scans until the block ends (gc.freeze; docs/scale.md, "The cycle collector")."""
     if not gc.isenabled() or gc.get_freeze_count():
         yield
         return
