@@ -36,6 +36,7 @@ _PROGRESS_BYTES = 1 << 20  # files larger than this get a progress bar even off 
 # Defaults come from the project's [tool.toolgen] table, else these (generator/config.py): an
 # option not given is None, so that the table can supply it.
 _folder_option = partial(click.option, metavar="DIR", type=click.Path(path_type=Path))
+_flag = partial(click.option, is_flag=True)
 
 _schemas_option = _folder_option(
     "--schemas",
@@ -67,16 +68,6 @@ def _fail(message: str) -> NoReturn:
     sys.exit(2)
 
 
-def _refused(exc: DeclarationError) -> NoReturn:
-    """Every refusal of the run, one a line; with more than one, how many and where."""
-    for refusal in exc.refusals:
-        click.echo(f"error: {refusal}", err=True)
-    if len(exc.refusals) > 1:
-        files = counted(len({r.file for r in exc.refusals}), "file")
-        _fail(f"{len(exc.refusals)} refusals in {files}; nothing written")
-    sys.exit(2)
-
-
 def _settings(allow: str | None = None, **given: Any) -> Settings:
     """The options in force: the command line's, else the project's [tool.toolgen] table."""
     try:
@@ -96,9 +87,7 @@ def _program() -> str:
         return name
     # A script found on PATH also gets its full path as argv[0]: then the bare name works.
     on_path = shutil.which(name)
-    if on_path is not None and Path(on_path).resolve() == Path(typed).resolve():
-        return name
-    return typed
+    return name if on_path and Path(on_path).resolve() == Path(typed).resolve() else typed
 
 
 def _version() -> str:
@@ -134,11 +123,9 @@ def main() -> None:
     help="Folder of the generated package (its import name is the folder's name).  "
     "[default: [tool.toolgen] out, else generated]",
 )
-@click.option(
-    "--check", is_flag=True, help="Write nothing; exit 1 and print a diff if the output is not in sync."
-)
+@_flag("--check", help="Write nothing; exit 1 and print a diff if the output is not in sync.")
 @_keywords_option
-@click.option("--strict", is_flag=True, help="Treat warnings about declarations as errors (exit 2).")
+@_flag("--strict", help="Treat warnings about declarations as errors (exit 2).")
 @click.option(
     "--allow",
     metavar="KINDS",
@@ -201,7 +188,6 @@ def generate(
             command = _regenerate(options)
             record = Record(out, fingerprint(options.keywords), command)
             stack.enter_context(long_lived())  # the record's entries: never scanned for cycles
-            listing = staging.listing() if out.is_dir() else None  # (under the lock)
             result = build(
                 schemas,
                 reuse=out,
@@ -209,7 +195,7 @@ def generate(
                 command=command,
                 sink=staging,
                 record=record,
-                listing=listing,
+                listing=staging.listing() if out.is_dir() else None,  # (under the lock)
                 service=service,
                 declarations=declarations,
             )
@@ -234,8 +220,13 @@ def generate(
             fix = _regenerate(options, Path.cwd(), _program())
             groups = {"changed": todo.changed, "missing": todo.missing, "orphan": todo.orphans}
             _out_of_sync(out, diff(todo), groups, f"generated code is out of sync; run: {fix}", color)
-    except DeclarationError as exc:
-        _refused(exc)
+    except DeclarationError as exc:  # every refusal of the run; with many, how many and where
+        for refusal in exc.refusals:
+            click.echo(f"error: {refusal}", err=True)
+        if len(exc.refusals) > 1:
+            files = counted(len({r.file for r in exc.refusals}), "file")
+            _fail(f"{len(exc.refusals)} refusals in {files}; nothing written")
+        sys.exit(2)
     except OutputError as exc:
         _fail(str(exc))
     finally:  # the worker, on every way out (a refusal exits through SystemExit)
@@ -397,11 +388,21 @@ def validate(tool: str | None, arguments: str, package: Path | None) -> None:
     skipped), and the exit status is 1 when any call is invalid, misspelt or unreadable.
     """
     options = _settings(out=package)
-    if tool is None:
-        _validate_lines(options)
-        return
     if arguments == "-" and sys.stdin.isatty():
-        click.echo("reading the arguments from standard input (end with Ctrl-D)", err=True)
+        what = "the arguments" if tool is not None else "JSON Lines of calls"
+        click.echo(f"reading {what} from standard input (end with Ctrl-D)", err=True)
+    if tool is None:
+        loaded = _package(options)
+        failed = 0
+        for number, line in enumerate(sys.stdin, start=1):
+            if line.strip():
+                result, ok = _one_line(line, loaded)
+                failed += not ok
+                _say(f"{number}: {result}")
+        if failed:
+            click.echo(f"{failed} call(s) failed", err=True)
+            sys.exit(1)
+        return
     text = sys.stdin.read() if arguments == "-" else arguments
     if arguments == "-" and not text.strip():
         _fail(
@@ -417,10 +418,9 @@ def validate(tool: str | None, arguments: str, package: Path | None) -> None:
         line, passes = _no_validator(tool, loaded, f" in {options.out.as_posix()}/")
         _say(line)
         sys.exit(0 if passes else 1)
-    message = loaded.validate(tool, args)
     mode = getattr(loaded, "KEYWORDS", "subset")
     # Subset mode's output is unchanged; a package generated with --keywords extended says so.
-    if message is None:
+    if (message := loaded.validate(tool, args)) is None:
         _say(f"{tool}: valid" + (" (extended keywords)" if mode == "extended" else ""))
         return
     _say(message)
@@ -443,22 +443,6 @@ def _no_validator(tool: str, package: Package, where: str = "") -> tuple[str, bo
     return f"{tool}: no validator{where} (not a built-in tool); passes through unvalidated", True
 
 
-def _validate_lines(options: Settings) -> None:
-    if sys.stdin.isatty():
-        click.echo("reading JSON Lines of calls from standard input (end with Ctrl-D)", err=True)
-    package = _package(options)
-    failed = 0
-    for number, line in enumerate(sys.stdin, start=1):
-        if not line.strip():
-            continue
-        result, ok = _one_line(line, package)
-        failed += not ok
-        _say(f"{number}: {result}")
-    if failed:
-        click.echo(f"{failed} call(s) failed", err=True)
-        sys.exit(1)
-
-
 def _one_line(line: str, package: Package) -> tuple[str, bool]:
     """One JSON Lines call checked: the result line, and whether it counts as a success."""
     try:
@@ -475,8 +459,7 @@ def _one_line(line: str, package: Package) -> tuple[str, bool]:
         return "error: the tool name is not a string", False
     if tool not in package.TOOL_NAMES:
         return _no_validator(tool, package)
-    issues = package.issues(tool, args)
-    if not issues:
+    if not (issues := package.issues(tool, args)):
         return f"{tool}: valid", True
     return f"{tool}: invalid: " + "; ".join(issue.line for issue in issues), False
 
@@ -499,20 +482,17 @@ def explain(tool: str, schemas: Path | None, keywords: str | None) -> None:
         options = _settings(schemas=schemas, keywords=keywords)
         _schemas_exist(options)
         explanation = explain_module.explain(options.schemas, tool, VOCABULARIES[options.keywords])
+        click.echo(explain_module.render(explanation))
     except (DeclarationError, explain_module.UnknownTool) as exc:
         _fail(str(exc))
-    click.echo(explain_module.render(explanation))
 
 
 @main.command(short_help="Replay recorded tool calls, running nothing.")
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path), metavar="FILE...")
 @_package_option
-@click.option(
-    "--json", "as_json", is_flag=True, help="Print the counts as one JSON object instead of tables."
-)
-@click.option(
+@_flag("--json", "as_json", help="Print the counts as one JSON object instead of tables.")
+@_flag(
     "--suggest",
-    is_flag=True,
     help="Also report what each repair kind (a compatibility rule one might adopt) would rescue "
     "of the rejected calls.",
 )
@@ -599,9 +579,7 @@ def _audit_file(run: AuditRun, path: Path, progress: bool | None) -> None:
     "line, run without a shell; repeatable).  [default: [tool.toolgen] import-stdio]",
 )
 @_schemas_option
-@click.option(
-    "--check", is_flag=True, help="Write nothing; exit 1 and print a diff if the declarations differ."
-)
+@_flag("--check", help="Write nothing; exit 1 and print a diff if the declarations differ.")
 @click.option(
     "--timeout",
     default=stdio_source.TIMEOUT,

@@ -1,6 +1,5 @@
 """The command that regenerates a package, named in every generated file's header and in the
-advice of `toolgen check` when the package drifted (docs/how-it-works.md, "Headers and reuse").
-"""
+advice of `toolgen check` when the package drifted (docs/how-it-works.md, "Headers and reuse")."""
 
 from __future__ import annotations
 
@@ -57,9 +56,8 @@ def regenerate_command(
         words += ["--keywords", target.keywords]
     if len(words) == 2 and has_make_target(root):
         # The Makefile is at the root: from a folder below it, make is told where it is.
-        if _same(base, root):
-            return "make generate"
-        return f"make -C {shlex.quote(_shown(root, base, root))} generate"
+        where = "" if _same(base, root) else f" -C {shlex.quote(_shown(root, base, root))}"
+        return f"make{where} generate"
     return " ".join(words)
 
 

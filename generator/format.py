@@ -61,17 +61,14 @@ def _pool_size(files: int, chars: int, workers: int | None = None) -> int:
 
 
 class Formatter:
-    """Formats a run's files while they are still being rendered: submit each one as soon as it
-    is rendered, and take the results in submission order with `ready()` (those done so far)
-    and `finish()` (the rest).
+    """Formats a run's files while they are still being rendered: `submit` each as soon as it is
+    rendered; `ready()` gives the results done so far, `finish()` the rest, in submission order.
 
-    Files are held back until there is enough work to pay for worker processes (at least
-    PARALLEL_MIN_CHARS, more than one core); then a pool starts and formats them while the
-    caller renders the next ones. A run that never gets there is formatted serially, here.
-    Submit the largest file first when it is known, so that it does not start last.
-    `workers` fixes the number of processes (1: serial) instead of deciding from the work.
-    Memory stays bounded: a file's source is dropped once its result is taken, and `ready()`
-    waits for the oldest file while more than WINDOW per worker are in flight.
+    Files are held back until the work pays for a pool (`_pool_size`, which `workers` fixes);
+    a run that never gets there is formatted serially, here. Submit the largest file first when
+    it is known, so that it does not start last. Memory stays bounded: a file's source is
+    dropped once its result is taken, and `ready()` waits for the oldest file while more than
+    WINDOW per worker are in flight.
     """
 
     WINDOW = 8  # files in flight per worker: enough to keep each busy
@@ -98,12 +95,11 @@ class Formatter:
         # Sized for the whole run, since files keep coming: the cores, within TOOLGEN_JOBS.
         count = self._workers or usable_workers()
         try:
-            self._pool = ProcessPoolExecutor(count, mp_context=pool_context(["generator.format"]))
+            pool = ProcessPoolExecutor(count, mp_context=pool_context(["generator.format"]))
         except (OSError, ValueError):
             self._serial = True
             return
-        self._processes = count
-        pool = self._pool
+        self._pool, self._processes = pool, count
         self._queue = deque(
             (name, source, pool.submit(format_source, name, source)) for name, source, _ in self._queue
         )

@@ -27,43 +27,37 @@ from generator.vocabulary import VOCABULARIES
 _TOOL_TEMPLATES = ("module.py.j2", "checks.j2", "collector.j2", "declaration.py.j2")
 
 
-def _serve(conn: Connection, keywords: str) -> None:
+def _worker(conn: Connection, parents: Connection, keywords: str) -> None:
     """The worker: import the compiler and compile the templates, then render and format each
     job received until the parent closes the pipe."""
-    from generator.format import format_source
-    from generator.render import environment
-
-    env = environment()
-    for template in _TOOL_TEMPLATES:
-        env.get_template(template)
-    vocabulary = VOCABULARIES[keywords]
-    while True:
-        try:
-            name, job = conn.recv()
-        except (EOFError, OSError):
-            return  # the parent is gone, or done
-        try:
-            reply: str | None = format_source(name, render_job(env, job, vocabulary))
-        except Exception:  # rendered again by the parent, which raises it as a serial run does
-            reply = None
-        conn.send(reply)
-
-
-def _worker(conn: Connection, parents: Connection, keywords: str) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # ^C is the parent's to handle; it kills us
     parents.close()  # the parent's end open in the parent only: its exit ends our input
     try:
-        _serve(conn, keywords)
+        from generator.format import format_source
+        from generator.render import environment
+
+        env = environment()
+        for template in _TOOL_TEMPLATES:
+            env.get_template(template)
+        vocabulary = VOCABULARIES[keywords]
+        while True:
+            try:
+                name, job = conn.recv()
+            except (EOFError, OSError):
+                return  # the parent is gone, or done
+            try:
+                reply: str | None = format_source(name, render_job(env, job, vocabulary))
+            except Exception:  # rendered again by the parent, which raises it as a serial run does
+                reply = None
+            conn.send(reply)
     finally:
         os._exit(0)  # nothing of the parent's (atexit handlers, buffered output) runs here
 
 
 def edited(schemas: Path, declarations: dict[str, os.DirEntry[str]], out: Path) -> bool:
-    """Whether a declaration file, or the folder's list of them, changed since the package's
-    `__init__.py` was last written (a run that changes a tool rewrites it): the sign, known
-    before the scan, that the run may render a tool. A ctime, which no user can set back
-    (generator/verified.py); a file touched but unchanged only costs a worker not used. No
-    package: False (a cold run renders here, with the formatter pool)."""
+    """Whether a declaration file, or the folder's list of them, changed (ctime) since the
+    package's `__init__.py` was written: the sign that the run may render a tool (docs/scale.md,
+    "Why that sign"). No package: False (a cold run renders here, with the formatter pool)."""
     try:
         written = os.stat(out / "__init__.py").st_ctime_ns
     except OSError:
@@ -88,9 +82,8 @@ class Service:
 
     @classmethod
     def start(cls, keywords: str) -> Service | None:
-        """A worker for `keywords` when this process can fork one (generator/pool.py `can_fork`),
-        has two or more usable cores (TOOLGEN_JOBS not 1) and has not imported the compiler
-        yet (else there is nothing to overlap)."""
+        """A worker for `keywords`, or None when it has nothing to overlap: no fork, one usable
+        core, or the compiler imported already (docs/scale.md, "When it is not used")."""
         if usable_workers() < 2 or not can_fork() or "black" in sys.modules:
             return None
         context = multiprocessing.get_context("fork")

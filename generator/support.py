@@ -16,8 +16,7 @@ SUPPORT = TEMPLATES / "_support.py"
 
 @functools.cache
 def support_module() -> ModuleType:
-    """`templates/_support.py` itself, loaded from its path (never the generated package):
-    the generator's readers take the message wording and the sink's event name from it."""
+    """`templates/_support.py` itself, loaded from its path (never the generated package)."""
     spec = importlib.util.spec_from_file_location("_toolgen_support", SUPPORT)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -71,25 +71,21 @@ class Record:
     are dropped when the record is written whole.
     """
 
-    def __init__(self, out: Path, generator: str, command: str, started_ns: int | None = None) -> None:
+    def __init__(self, out: Path, generator: str, command: str) -> None:
         package = out.resolve()
         self.path = package.parent / CACHE / f"{package.name}.record"  # beside the package, never in it
         self.command = command
         self._key = (FORMAT, generator, str(package), command)
-        self.cutoff = (time.time_ns() if started_ns is None else started_ns) - MARGIN_NS
+        self.cutoff = time.time_ns() - MARGIN_NS
         self._old: tuple[dict[str, Any], dict[str, Any]] = ({}, {})  # declaration files, package files
         self._new: tuple[dict[str, Any], dict[str, Any]] = ({}, {})  # the record this run writes
-        self._whole = False  # write the record whole, not one more chunk
-        self._size = 0  # bytes read
-        self._appended = 0  # of which in chunks past the first
-        self._load()
-
-    def _load(self) -> None:
         try:
             raw = self.path.read_bytes()
         except OSError:
-            self._whole = True
-            return
+            raw = b""
+        self._whole = not raw  # write the record whole, not one more chunk
+        self._size = len(raw)  # bytes read
+        self._appended = 0  # of which in chunks past the first
         collecting = gc.isenabled()
         gc.disable()  # tens of thousands of plain objects, no cycle among them
         try:
@@ -110,8 +106,6 @@ class Record:
         finally:
             if collecting:
                 gc.enable()
-        self._size = len(raw)
-        self._whole = self._whole or not raw
 
     def source(self, path: str) -> Any:
         """The entry of the declaration file `path` (see Identity), if the record has one of
@@ -181,7 +175,9 @@ class Record:
         stale = entries - len(self._new[0]) - len(self._new[1])
         whole = self._whole or self._appended * _SLACK > self._size or stale * _SLACK > entries
         with suppress(OSError, ValueError):  # ValueError: a value marshal cannot write
-            payload = _sealed(marshal.dumps((*self._key, *(self._new if whole else added))))
+            data = marshal.dumps((*self._key, *(self._new if whole else added)))
+            # A chunk: the data after its sha256 and its length.
+            payload = hashlib.sha256(data).digest() + len(data).to_bytes(_LENGTH, "little") + data
             if whole:
                 # The cache folder is made with a .gitignore that ignores it all (as pytest, mypy
                 # and ruff make theirs): a project need not list it in its own .gitignore.
@@ -192,16 +188,9 @@ class Record:
                 return
             # One write in append mode: a run killed meanwhile leaves a short chunk at the
             # end, which the next run ignores and then writes the record whole.
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0))
-            try:
-                os.write(fd, payload)
-            finally:
-                os.close(fd)
-
-
-def _sealed(payload: bytes) -> bytes:
-    """A chunk: the payload after its sha256 and its length."""
-    return hashlib.sha256(payload).digest() + len(payload).to_bytes(_LENGTH, "little") + payload
+            flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0)
+            with open(os.open(self.path, flags), "wb", buffering=0) as file:  # one write(2)
+                file.write(payload)
 
 
 def _chunk(raw: bytes, position: int) -> tuple[Any, int]:
@@ -219,9 +208,7 @@ def _chunk(raw: bytes, position: int) -> tuple[Any, int]:
 @contextmanager
 def long_lived() -> Iterator[None]:
     """The objects alive now (the imported compiler, the record read) left out of the cycle
-    collector's scans until the block ends: they outlive the run, and a collection that
-    walks a record of 10,000 entries again and again costs an edit of a large package more
-    than the edit (gc.freeze). Nothing is frozen when something else froze objects."""
+    collector's scans until the block ends (gc.freeze; docs/scale.md, "The cycle collector")."""
     if not gc.isenabled() or gc.get_freeze_count():
         yield
         return
