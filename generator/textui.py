@@ -25,16 +25,14 @@ def coloured_diff(text: str) -> str:
     return "".join(_styled(line) for line in text.splitlines(keepends=True))
 
 
-# A diff line's colour by its prefix, tried in order; None: bold (the file names).
-_COLOURS = (("+++", None), ("---", None), ("@@", "cyan"), ("+", "green"), ("-", "red"))
-
-
 def _styled(line: str) -> str:
     body = line.rstrip("\n")
     end = line[len(body) :]
-    for prefix, colour in _COLOURS:
+    if line.startswith(("+++", "---")):
+        return click.style(body, bold=True) + end
+    for prefix, colour in (("@@", "cyan"), ("+", "green"), ("-", "red")):
         if line.startswith(prefix):
-            return click.style(body, fg=colour, bold=True if colour is None else None) + end
+            return click.style(body, fg=colour) + end
     return line
 
 

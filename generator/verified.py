@@ -175,9 +175,7 @@ class Record:
         stale = entries - len(self._new[0]) - len(self._new[1])
         whole = self._whole or self._appended * _SLACK > self._size or stale * _SLACK > entries
         with suppress(OSError, ValueError):  # ValueError: a value marshal cannot write
-            data = marshal.dumps((*self._key, *(self._new if whole else added)))
-            # A chunk: the data after its sha256 and its length.
-            payload = hashlib.sha256(data).digest() + len(data).to_bytes(_LENGTH, "little") + data
+            payload = _sealed(marshal.dumps((*self._key, *(self._new if whole else added))))
             if whole:
                 # The cache folder is made with a .gitignore that ignores it all (as pytest, mypy
                 # and ruff make theirs): a project need not list it in its own .gitignore.
@@ -191,6 +189,11 @@ class Record:
             flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0)
             with open(os.open(self.path, flags), "wb", buffering=0) as file:  # one write(2)
                 file.write(payload)
+
+
+def _sealed(payload: bytes) -> bytes:
+    """A chunk (what `_chunk` reads): the payload after its sha256 and its length."""
+    return hashlib.sha256(payload).digest() + len(payload).to_bytes(_LENGTH, "little") + payload
 
 
 def _chunk(raw: bytes, position: int) -> tuple[Any, int]:

@@ -178,9 +178,7 @@ def _resealed(path: Path, change: Callable[[Any], Any]) -> None:
     """A record changed inside, with a checksum that holds: only its content can refuse it."""
     data, _ = verified._chunk(path.read_bytes(), 0)
     assert data is not None
-    payload = marshal.dumps(change(data))
-    length = len(payload).to_bytes(verified._LENGTH, "little")
-    path.write_bytes(hashlib.sha256(payload).digest() + length + payload)
+    path.write_bytes(verified._sealed(marshal.dumps(change(data))))
 
 
 def test_an_edit_reads_only_the_edited_declaration_and_the_index(
