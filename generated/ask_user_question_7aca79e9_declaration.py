@@ -2,7 +2,7 @@
 # Source: 'tool_schemas/AskUserQuestion.json'
 # Source sha256: fd97623cc14075bacc301930ac2670e85afb11e3b21027044c97dc4e37ee7156
 # Tool: 'AskUserQuestion'
-# Warnings: (('/function/parameters', 'not-enforced', 'not enforced: /function/parameters/properties/questions: maxItems, minItems; /function/parameters/properties/questions/items/properties/header: maxLength; /function/parameters/properties/questions/items/properties/options: maxItems, minItems; /function/parameters/properties/questions/items/properties/multiSelect: default (--keywords extended would check maxItems, maxLength, minItems)', ('default', 'maxItems', 'maxLength', 'minItems')),)
+# Warnings: (('/function/parameters', 'not-enforced', 'not enforced: /function/parameters/properties/questions: maxItems, minItems; /function/parameters/properties/questions/items/properties/header: maxLength; /function/parameters/properties/questions/items/properties/options: maxItems, minItems (--keywords extended would check maxItems, maxLength, minItems)', ('maxItems', 'maxLength', 'minItems')),)
 # Body sha256: 48270b608ef33c329fe37ad95ad179aca858e1c6887e1fa8d416d6d367a57d64
 """One tool's declaration, from the very file its validator was generated from.
 

@@ -2,7 +2,6 @@
 # Source: 'tool_schemas/CronCreate.json'
 # Source sha256: 6a6faadafc4cb5f5f34920525cd47a6857077a1df5d21b3bd0e68dbd3977aac5
 # Tool: 'CronCreate'
-# Warnings: (('/function/parameters', 'not-enforced', 'not enforced: /function/parameters/properties/recurring: default; /function/parameters/properties/durable: default', ('default',)),)
 # Body sha256: 0a286ae8c1a8b9f2b28056a58971531022d26a4402195f545c742e94c8570e30
 """One tool's declaration, from the very file its validator was generated from.
 

@@ -2,7 +2,6 @@
 # Source: 'tool_schemas/Edit.json'
 # Source sha256: 58b9ae124dab9ddeaf850a335e31ba0e363016330a09f729308cec8b63eb3819
 # Tool: 'Edit'
-# Warnings: (('/function/parameters', 'not-enforced', 'not enforced: /function/parameters/properties/replace_all: default', ('default',)),)
 # Body sha256: f16eadfb72fe05c94dae7a77ea50994643e32b1f3e4a556a7ea9fcaedfd039e9
 """One tool's declaration, from the very file its validator was generated from.
 

@@ -12,6 +12,7 @@ import gc
 import hashlib
 import io
 import os
+import re
 import stat
 import tokenize
 from collections import deque
@@ -86,21 +87,40 @@ def _code(text: str) -> str:
 KEYWORDS = tuple(VOCABULARIES)  # extended.md E1; the first is the default
 
 
+def black_style() -> int:
+    """The year of the installed black's stable style: its major version (black numbers its
+    releases YY.M.x). black changes its stable style only in the first release of a calendar
+    year (its stability policy), so every black of one year formats a file to the same bytes."""
+    return int(version("black").split(".")[0])
+
+
+# The `Generator:` field ends with the style year its fingerprint was made with, so that a
+# package made with another year's black can be named as such (the digest alone cannot say).
+_STYLE = re.compile(r" \(black (\d+)\.x\)$")
+
+
+def style_of(field: str) -> int | None:
+    """The black style year a `Generator:` field names (None: a field without one)."""
+    found = _STYLE.search(field)
+    return int(found.group(1)) if found else None
+
+
 @functools.cache
 def fingerprint(keywords: str = "subset") -> str:
     """What decides a file's bytes besides its source: the keyword mode (extended.md E1), the
     output stages' code (comments left out, black's pinned mode among it), every template,
-    black's version."""
+    black's style year (named after the digest)."""
     # black's mode is pinned in format.py (digested below with the other stages' code) and the
-    # settings it leaves to black are black's defaults, fixed by its version: so black need not
-    # be imported to know the fingerprint, and pass 1 can run before (or while) it is.
-    digest = hashlib.sha256(f"keywords {keywords}\0black {version('black')}\0".encode())
+    # settings it leaves to black are black's defaults, fixed by its style year: so black need
+    # not be imported to know the fingerprint, and pass 1 can run before (or while) it is.
+    style = black_style()
+    digest = hashlib.sha256(f"keywords {keywords}\0black style {style}\0".encode())
     for name in OUTPUT_STAGES:
         digest.update(name.encode() + b"\0" + _code((GENERATOR / name).read_text("utf-8")).encode() + b"\0")
     for path in sorted(TEMPLATES.iterdir()):
         if path.is_file():
             digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()[:16]
+    return f"{digest.hexdigest()[:16]} (black {style}.x)"
 
 
 DECLARATION = "_declaration"  # `<module>_declaration.py`: one tool's declaration
@@ -745,4 +765,6 @@ def _on_disk(
     return vouched, whole, read, hdr.split(index[0])[1]
 
 
-__all__ = ["Build", "Declaration", "Entry", "Sink", "build", "fingerprint", "render_tool"]
+__all__ = [
+    "Build", "Declaration", "Entry", "Sink", "black_style", "build", "fingerprint", "render_tool", "style_of",
+]  # fmt: skip

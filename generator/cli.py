@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from generator.command import Target, regenerate_command
-from generator.config import ConfigError, Settings, package_keywords, settings
+from generator.config import ConfigError, Settings, package_generator, package_keywords, settings
 from generator.errors import NOT_ENFORCED, DeclarationError, Notice
 from generator.sources import stdio as stdio_source
 from generator.textui import coloured_diff, counted
@@ -153,7 +153,7 @@ def generate(
     # Imported here: the compiler (jinja2, black) costs a third of a second to import, which
     # the reading commands (validate, explain, audit) should not pay. generator.build itself
     # imports neither: a renderer does, when it first renders.
-    from generator.build import build, declaration_files, fingerprint
+    from generator.build import build, declaration_files, fingerprint, style_of
     from generator.overlap import Service, edited  # (and generator.build, which the worker inherits)
     from generator.verified import Record, long_lived
     from generator.write import OutputError, Staging, check_output_folder, diff, locked
@@ -172,6 +172,8 @@ def generate(
     try:
         check_output_folder(out, schemas)
         _importable(out)  # after the safety checks, whose reasons matter more
+        if note := _style_note(out, style_of(package_generator(out) or "")):
+            click.echo(note, err=True)
         # --check reuses too: a file is reused only when its bytes are what its header says
         # and the package was written by this generator (generator/build.py). The lock is
         # held from the first read of the package to the last write (shared for --check).
@@ -267,6 +269,22 @@ def _importable(out: Path) -> None:
             f"{out.as_posix()}: the package folder's name {name!r} is not a Python identifier, "
             f"so the package could not be imported; choose a name like {like!r}; nothing written"
         )
+
+
+def _style_note(out: Path, made: int | None) -> str | None:
+    """Why a package made with another year's black (`made`, from its `Generator:` line) is out of
+    sync whatever its declarations: black's stable style changes only with the year."""
+    from generator.build import black_style
+
+    if made is None or made == black_style():
+        return None
+    installed = importlib.metadata.version("black")
+    return (
+        f"note: {out.as_posix()} was made with black {made}.x, and this toolgen formats with black "
+        f"{installed}: black's style changes with the year, so files can differ in their formatting "
+        "alone. Generate and check the package with a black of one year everywhere "
+        "(your environment, the pre-commit hook, CI)."
+    )
 
 
 def _is_allowed(warning: Notice, allow: frozenset[str]) -> bool:

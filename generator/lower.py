@@ -94,7 +94,7 @@ def lower(declaration: Declaration, graph: SchemaGraph, checked: Checked) -> Too
 
 # Keywords that decide nothing about a member's own visit: annotations, definitions, and the
 # in-place links whose targets the group lists as members of their own.
-_NOT_OWN = EXTENDED.annotations | {"default", *DEFINITIONS, "allOf"}
+_NOT_OWN = EXTENDED.annotations | {*DEFINITIONS, "allOf"}
 
 
 def content_key(schema: Any, resolved: bool = False) -> str:

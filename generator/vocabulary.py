@@ -187,6 +187,15 @@ def _is_false(value: Any) -> bool:
     return value is False
 
 
+# Keywords that describe a value and constrain none (JSON Schema's annotations, and the
+# identifiers of a document): no validator checks them, so no command or docstring ever lists
+# them as "not enforced" (docs/decisions.md). `default` is among them: arguments are never
+# changed (validation.md section 1), so a default is never filled in, and nothing is lost.
+ANNOTATIONS = frozenset(
+    {"default", "title", "description", "examples", "deprecated", "readOnly", "writeOnly", "$comment"}
+    | {"$schema", "$id"}
+)
+
 SUBSET = Vocabulary(
     name="subset",
     keywords=(
@@ -197,14 +206,13 @@ SUBSET = Vocabulary(
         Keyword("additionalProperties", 4),
         Keyword("items", 5),
     ),
-    annotations=frozenset({"title", "description", "examples", "$comment", "$schema", "$id"}),
+    annotations=ANNOTATIONS,
     opening=frozenset(
         {"patternProperties", "allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "$recursiveRef"}
         | {"dependentSchemas", "dependencies", "if", "then", "else", "unevaluatedProperties"}
     ),
     listed=("type", "required", "enum", "properties", "additionalProperties", "items"),
     reasons=_reasons(
-        ("default", "no default is filled in: arguments are never changed"),
         (
             "format, pattern, contentEncoding, contentMediaType",
             "string formats and patterns are not checked",
@@ -304,7 +312,6 @@ EXTENDED = SUBSET.extend(
     rules="extended.md E2",
     message="extended.md E7",
     reasons=_reasons(
-        ("default", "no default is filled in: arguments are never changed"),
         (
             "format, contentEncoding, contentMediaType, pattern",
             "string formats (and patterns outside ECMA-262's E6 syntax) are not checked",
@@ -323,15 +330,14 @@ EXTENDED = SUBSET.extend(
 VOCABULARIES = {v.name: v for v in (SUBSET, EXTENDED)}  # extended.md E1; subset is the default
 
 # Every keyword a "not enforced" warning may list and `--allow` may name: the JSON Schema
-# keywords neither mode interprets, and those only extended mode does.
+# keywords neither mode interprets, and those only extended mode does (annotations never).
 KNOWN_NOT_INTERPRETED = (
-    "default", "format", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+    "format", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
     "multipleOf", "minLength", "maxLength", "minItems", "maxItems", "uniqueItems",
     "minProperties", "maxProperties", "const", "$ref", "$defs", "definitions", "allOf", "anyOf",
     "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependentRequired",
     "dependencies", "patternProperties", "propertyNames", "unevaluatedProperties",
     "unevaluatedItems", "prefixItems", "additionalItems", "contains", "minContains",
-    "maxContains", "contentEncoding", "contentMediaType", "contentSchema", "deprecated",
-    "readOnly", "writeOnly", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef",
-    "$recursiveAnchor", "$vocabulary", "nullable", "discriminator",
+    "maxContains", "contentEncoding", "contentMediaType", "contentSchema", "$anchor", "$dynamicRef",
+    "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor", "$vocabulary", "nullable", "discriminator",
 )  # fmt: skip

@@ -158,7 +158,7 @@ def test_check_reuses_so_that_a_no_op_check_renders_nothing_but_the_index(
 
 def test_warnings_are_printed_once_by_check(tmp_path: Path) -> None:
     schemas, out = _setup(tmp_path)
-    shutil.copyfile(ROOT / "tool_schemas" / "Edit.json", schemas / "Edit.json")  # warns: a default
+    shutil.copyfile(ROOT / "tool_schemas" / "WebFetch.json", schemas / "WebFetch.json")  # warns: a format
     result = generate(schemas, out, "--check")
     assert result.exit_code == 1  # its module is missing
     warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]

@@ -29,12 +29,11 @@ metadata.*                         string
 other top-level parameters: rejected
 
 declared but not enforced (never blocks a call):
-  questions                maxItems: 4  (array sizes and contents beyond `items` are not checked)
-  questions                minItems: 1  (array sizes and contents beyond `items` are not checked)
-  questions[].header       maxLength: 12  (string lengths are not checked)
-  questions[].options      maxItems: 4  (array sizes and contents beyond `items` are not checked)
-  questions[].options      minItems: 2  (array sizes and contents beyond `items` are not checked)
-  questions[].multiSelect  default: false  (no default is filled in: arguments are never changed)
+  questions            maxItems: 4  (array sizes and contents beyond `items` are not checked)
+  questions            minItems: 1  (array sizes and contents beyond `items` are not checked)
+  questions[].header   maxLength: 12  (string lengths are not checked)
+  questions[].options  maxItems: 4  (array sizes and contents beyond `items` are not checked)
+  questions[].options  minItems: 2  (array sizes and contents beyond `items` are not checked)
 """
 
 

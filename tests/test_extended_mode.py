@@ -283,9 +283,12 @@ def test_explain_shows_the_mode_bounds_and_branches() -> None:
     )
     assert result.exit_code == 0
     assert result.stdout.startswith(DRAW_SHAPE)
-    assert (
-        '  color  default: "black"  (no default is filled in: arguments are never changed)' in result.stdout
+    # color's `default: "black"` is an annotation: not listed as not enforced.
+    assert result.stdout.split("declared but not enforced (never blocks a call):\n")[1].startswith(
+        "  shape  discriminator:  (outside the keywords extended mode interprets (extended.md E2))\n"
+        "           {\n"
     )
+    assert "default" not in result.stdout
     ask = invoke("explain", "AskUserQuestion", "--keywords", "extended").stdout
     assert (
         "questions                          array    yes                     minItems 1; maxItems 4\n" in ask

@@ -109,7 +109,7 @@ def test_a_warning_inside_a_listing_names_its_tool(tmp_path: Path) -> None:
     listing = mcp_listing(3)
     listing["tools"][1]["inputSchema"] = {
         "type": "object",
-        "properties": {"x": {"type": "string", "default": ""}},
+        "properties": {"x": {"type": "string", "format": "date"}},
     }
     schemas = tmp_path / "schemas"
     schemas.mkdir()
@@ -123,7 +123,7 @@ def test_a_warning_inside_a_listing_names_its_tool(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines() == [
         "warning: server.json: tool t1: /tools/1/inputSchema: not enforced: "
-        "/tools/1/inputSchema/properties/x: default",
+        "/tools/1/inputSchema/properties/x: format",
         "warning: single.json: /inputSchema: not enforced: /inputSchema/properties/y: format",
     ]
 
