@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import shutil
 from collections.abc import Callable, Iterator
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -28,12 +29,10 @@ TIMING = re.compile(r" in \d+\.\ds$")
 def black_version(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], None]]:
     """Make black report another version (fingerprints are cached: forgotten both ways)."""
 
-    real = build_module.version
-
     def report(installed: str) -> None:
         fingerprint.cache_clear()
         monkeypatch.setattr(
-            build_module, "version", lambda name: installed if name == "black" else real(name)
+            build_module, "version", lambda name: installed if name == "black" else metadata.version(name)
         )
 
     yield report
@@ -73,7 +72,7 @@ def test_a_package_made_with_another_years_black_is_reported_by_check_and_genera
         shutil.copyfile(ROOT / "tool_schemas" / name, tmp_path / "s" / name)
     (tmp_path / "pyproject.toml").write_text('[tool.toolgen]\nschemas = "s"\nout = "pkg"\n', "utf-8")
     monkeypatch.chdir(tmp_path)
-    installed = build_module.version("black")
+    installed = metadata.version("black")
     black_version("25.12.0")
     made = invoke("generate")
     assert (made.exit_code, made.stderr) == (0, "")
@@ -114,7 +113,7 @@ def test_a_package_of_the_same_year_and_one_without_a_year_are_not_reported(
     shutil.copyfile(ROOT / "tool_schemas" / "Read.json", tmp_path / "s" / "Read.json")
     (tmp_path / "pyproject.toml").write_text('[tool.toolgen]\nschemas = "s"\nout = "pkg"\n', "utf-8")
     monkeypatch.chdir(tmp_path)
-    installed = build_module.version("black")
+    installed = metadata.version("black")
     year = installed.split(".")[0]
     black_version(f"{year}.1.0")  # the first release of the installed black's year
     assert invoke("generate").exit_code == 0
