@@ -7,8 +7,8 @@ import importlib.metadata
 import json
 import keyword
 import math
+import os
 import shlex
-import shutil
 import sys
 import time
 from contextlib import ExitStack
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from generator.command import Target, regenerate_command
+from generator.command import Target, advised_program, regenerate_command
 from generator.config import ConfigError, Settings, package_generator, package_keywords, settings
 from generator.errors import NOT_ENFORCED, DeclarationError, Notice
 from generator.sources import stdio as stdio_source
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from generator.build import Build
     from generator.readers.auditrun import AuditRun
     from generator.readers.package import Package
+    from generator.table_edit import Edit
     from generator.write import Plan
 
 _PROGRESS_BYTES = 1 << 20  # files larger than this get a progress bar even off a terminal
@@ -80,14 +81,10 @@ def _settings(allow: str | None = None, **given: Any) -> Settings:
 
 
 def _program() -> str:
-    """The program as typed, for advice: a path such as `.venv/bin/toolgen` when not on PATH."""
+    """The program a printed fix starts with (generator/command.py): a path such as
+    `.venv/bin/toolgen` when PATH would not find this one, an absolute one inside pre-commit."""
     name = click.get_current_context().find_root().info_name or "toolgen"
-    typed = sys.argv[0] if sys.argv else ""
-    if "/" not in typed or Path(typed).name != name:
-        return name
-    # A script found on PATH also gets its full path as argv[0]: then the bare name works.
-    on_path = shutil.which(name)
-    return name if on_path and Path(on_path).resolve() == Path(typed).resolve() else typed
+    return advised_program(name, sys.argv[0] if sys.argv else "", os.environ, sys.executable)
 
 
 def _version() -> str:
@@ -596,6 +593,26 @@ def _audit_file(run: AuditRun, path: Path, progress: bool | None) -> None:
     help="An MCP server to start over stdio and list the tools of (split like a shell command "
     "line, run without a shell; repeatable).  [default: [tool.toolgen] import-stdio]",
 )
+@click.option(
+    "--add",
+    "added",
+    multiple=True,
+    metavar="SOURCE",
+    help="A SOURCE to import as well (repeatable): the configured sources and those of the files "
+    "imported before are imported too, so nothing imported is removed.",
+)
+@click.option(
+    "--stdio-add",
+    "stdio_added",
+    multiple=True,
+    metavar="COMMAND",
+    help="An MCP server over stdio (as --stdio) to import as well, keeping the others (repeatable).",
+)
+@_flag(
+    "--save",
+    help="Write this run's sources to [tool.toolgen] import / import-stdio in pyproject.toml, so "
+    "that a bare `toolgen import` (and the pre-commit hook) uses them.",
+)
 @_schemas_option
 @_flag("--check", help="Write nothing; exit 1 and print a diff if the declarations differ.")
 @click.option(
@@ -610,6 +627,9 @@ def _audit_file(run: AuditRun, path: Path, progress: bool | None) -> None:
 def import_(
     sources: tuple[str, ...],
     commands: tuple[str, ...],
+    added: tuple[str, ...],
+    stdio_added: tuple[str, ...],
+    save: bool,
     schemas: Path | None,
     check: bool,
     timeout: float,
@@ -622,6 +642,10 @@ def import_(
     FunctionTool, a LangChain BaseTool, a pydantic-ai Tool, or a list, tuple or dict of these.
     Without SOURCE or --stdio, the sources are [tool.toolgen] import and import-stdio.
 
+    SOURCE and --stdio replace the configured sources for this run: the files of the tools
+    they do not give are removed. To import a source as well, keeping every other, use
+    --add SOURCE or --stdio-add COMMAND; --save writes the run's sources to [tool.toolgen].
+
     Files are written in MCP form into --schemas, and recorded in its toolgen-import.toml:
     a re-run rewrites only changed files and removes only the files of tools no source
     offers any more; hand-written declarations are never touched. Exit 0 on success; 1 with
@@ -631,34 +655,51 @@ def import_(
     from generator import snapshot
     from generator.sources.collect import collect
     from generator.sources.tool import ImportRefused
+    from generator.table_edit import TableError
     from generator.write import OutputError
 
     options = _settings(schemas=schemas)
+    if (added or stdio_added) and (sources or commands):
+        _fail(
+            "--add and --stdio-add import as well as the configured sources; SOURCE and --stdio "
+            "replace them: give one kind or the other; nothing written"
+        )
+    if save and check:
+        _fail("--save writes pyproject.toml and --check writes nothing: give one or the other")
     # The sources as given, for the fix of drift: those of [tool.toolgen] are not repeated.
     given = [*sources, *(word for command in commands for word in ("--stdio", command))]
-    if not given:
-        sources, commands = options.imports, options.import_stdio
-    if not (sources or commands):
-        _fail(
-            "no sources: give module.path:attribute or --stdio COMMAND, or list them in "
-            "[tool.toolgen] import / import-stdio of pyproject.toml; nothing written"
-        )
+    given += [word for source in added for word in ("--add", source)]
+    given += [word for command in stdio_added for word in ("--stdio-add", command)]
     folder = options.schemas
     try:
+        if added or stdio_added:
+            sources, commands = _with_added(options, snapshot.read_manifest(folder), added, stdio_added)
+        elif not given:
+            sources, commands = options.imports, options.import_stdio
+        if not (sources or commands):
+            _fail(
+                "no sources: give module.path:attribute or --stdio COMMAND, or list them in "
+                "[tool.toolgen] import / import-stdio of pyproject.toml; nothing written"
+            )
+        # Checked before anything is written: a table that cannot take them stops the run.
+        saving = _save_edit(options, sources, commands) if save else None
         tools = collect(sources, commands, options.root, timeout)
         started = time.perf_counter()
         plan = snapshot.check(folder, tools) if check else snapshot.write(folder, tools)
-    except (ImportRefused, OutputError) as exc:
+        if saving is not None:
+            saving.write()
+    except (ImportRefused, OutputError, TableError) as exc:
         _fail(str(exc))
     if check and plan.in_sync:
         click.echo(f"{folder.as_posix()}: in sync with the code ({counted(len(plan.owners), 'tool')})")
         return
     if check:
-        words = [_program(), "import", *given]
+        words = ["import", *given]
         if "schemas" in options.explicit:
             words += ["--schemas", folder.as_posix()]
         groups = {"changed": plan.changed, "new": plan.new, "removed": plan.removed}
-        advice = f"declarations are out of sync with the code; run: {shlex.join(words)}"
+        # The program is spelt for the shell already (it may be `python -m generator`).
+        advice = f"declarations are out of sync with the code; run: {_program()} {shlex.join(words)}"
         _out_of_sync(folder, snapshot.diff(plan), groups, advice, color)  # exit 1
     # Counted in tools, so the manifest is left out: `owners` has one declaration file a tool.
     changed = sum(n in plan.owners for n in plan.changed)
@@ -667,4 +708,45 @@ def import_(
         f"{counted(len(plan.owners), 'tool')} imported into {folder.as_posix()}: {changed} changed, "
         f"{new} new, {len(plan.owners) - changed - new} unchanged, {len(plan.removed)} removed"
         f" in {time.perf_counter() - started:.1f}s"
+    )
+    if saving is not None:
+        click.echo(str(saving))
+    elif added or stdio_added:
+        click.echo(_unsaved(options, sources, commands), err=True)
+
+
+def _with_added(
+    options: Settings, manifest: dict[str, str], added: tuple[str, ...], stdio_added: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """`--add`'s sources: the configured ones, then those of files imported before (e.g. by a
+    run that named its sources), then the added ones; each once, in that order."""
+    earlier = dict.fromkeys(manifest.values())
+    commands = [c for label in earlier if (c := stdio_source.command_of(label)) is not None]
+    modules = [label for label in earlier if stdio_source.command_of(label) is None]
+    sources = dict.fromkeys([*options.imports, *modules, *added])
+    stdio = dict.fromkeys([*options.import_stdio, *commands, *stdio_added])
+    return tuple(sources), tuple(stdio)
+
+
+def _pyproject(options: Settings) -> tuple[Path, str]:
+    """The project's pyproject.toml (to be created when it has none), and its name for messages."""
+    path = options.config or options.root / "pyproject.toml"
+    return path, Path(os.path.relpath(path, Path.cwd())).as_posix()
+
+
+def _save_edit(options: Settings, sources: tuple[str, ...], commands: tuple[str, ...]) -> Edit:
+    from generator.table_edit import prepare
+
+    return prepare(*_pyproject(options), {"import": sources, "import-stdio": commands})
+
+
+def _unsaved(options: Settings, sources: tuple[str, ...], commands: tuple[str, ...]) -> str:
+    """What --add without --save leaves to know: the table does not list the run's sources."""
+    missing = [s for s in sources if s not in options.imports]
+    missing += [stdio_source.label(c) for c in commands if c not in options.import_stdio]
+    _, shown = _pyproject(options)
+    return (
+        f"note: [tool.toolgen] in {shown} does not list {', '.join(missing)}: a bare "
+        f"`{_program()} import` (and the pre-commit hook) would remove what they gave; "
+        "add --save to list them there"
     )

@@ -1,11 +1,14 @@
 """The command that regenerates a package, named in every generated file's header and in the
-advice of `toolgen check` when the package drifted (docs/how-it-works.md, "Headers and reuse")."""
+advice of `toolgen check` when the package drifted (docs/how-it-works.md, "Headers and reuse"),
+and the program every printed fix starts with."""
 
 from __future__ import annotations
 
 import os
 import re
 import shlex
+import shutil
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,3 +71,34 @@ def has_make_target(root: Path) -> bool:
     except OSError:
         return False
     return _GENERATE_TARGET.search(text) is not None
+
+
+def advised_program(
+    name: str,
+    argv0: str,
+    environ: Mapping[str, str],
+    executable: str,
+    which: Callable[[str], str | None] = shutil.which,
+) -> str:
+    """The program a printed fix starts with, spelt for a shell: one that runs this same toolgen
+    from where it was run. `name` is the program as click names it (`toolgen`, or `python -m
+    generator`), `argv0` the path the system ran, `executable` this interpreter.
+
+    Plain `toolgen` only when that is what PATH finds; else the path as typed
+    (`.venv/bin/toolgen`). Inside pre-commit (which sets PRE_COMMIT for its hooks) PATH is the
+    hook environment's, which the shell reading the advice does not have: the running program's
+    absolute path (this interpreter's for `python -m generator`), which also formats with the
+    hook's black."""
+    hook = bool(environ.get("PRE_COMMIT"))
+    if name.startswith("python -m "):
+        # Run as a module, `python` is whatever the user's shell calls so (docs/decisions.md).
+        return f"{shlex.quote(executable)} -m {name.removeprefix('python -m ')}" if hook else name
+    if Path(argv0).name != name:  # not its console script (click's test runner, say)
+        return name
+    if hook:
+        return shlex.quote(str(Path(argv0).absolute()))
+    if "/" not in argv0:
+        return name
+    # A script found on PATH also gets its full path as argv[0]: then the bare name works.
+    on_path = which(name)
+    return name if on_path and Path(on_path).resolve() == Path(argv0).resolve() else shlex.quote(argv0)

@@ -159,7 +159,12 @@ def _has_table(path: str, _mtime_ns: int, _size: int) -> bool:
 
 def read_toml(path: Path) -> dict[str, Any]:
     """A TOML file's top-level table (config, the import manifest, project_root's probe)."""
-    return tomllib.loads(path.read_text(encoding="utf-8"))
+    return parse_toml(path.read_text(encoding="utf-8"))
+
+
+def parse_toml(text: str) -> dict[str, Any]:
+    """TOML text's top-level table; raises one of TOML_ERRORS."""
+    return tomllib.loads(text)
 
 
 def display_name(path: Path) -> str:

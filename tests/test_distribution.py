@@ -53,15 +53,22 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return base / "out"
 
 
+def environment(dist: Path, where: Path, *requirements: str) -> Path:
+    """A fresh environment at `where` with the wheel installed (no extras, not editable), and
+    `requirements` beside it in the same resolution."""
+    assert run([sys.executable, "-m", "venv", str(where)], where.parent).returncode == 0
+    (wheel,) = dist.glob("*.whl")
+    installed = run(
+        [str(where / "bin" / "pip"), "install", "--quiet", str(wheel), *requirements], where.parent
+    )
+    assert installed.returncode == 0, installed.stderr[-3000:]
+    return where
+
+
 @pytest.fixture(scope="module")
 def venv(dist: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh environment with the wheel installed: no extras, not editable."""
-    where = tmp_path_factory.mktemp("venv") / "venv"
-    assert run([sys.executable, "-m", "venv", str(where)], where.parent).returncode == 0
-    (wheel,) = dist.glob("*.whl")
-    installed = run([str(where / "bin" / "pip"), "install", "--quiet", str(wheel)], where.parent)
-    assert installed.returncode == 0, installed.stderr[-3000:]
-    return where
+    return environment(dist, tmp_path_factory.mktemp("venv") / "venv")
 
 
 def test_the_wheel_holds_every_package_and_the_templates_and_nothing_else(dist: Path) -> None:
@@ -79,7 +86,7 @@ def test_the_wheel_holds_every_package_and_the_templates_and_nothing_else(dist: 
     requires = [line[len("Requires-Dist: ") :] for line in metadata.splitlines() if "Requires-Dist: " in line]
     assert [r for r in requires if "extra ==" not in r] == [
         "jinja2<4,>=3.1",
-        "black==26.10.1",
+        "black<27,>=26.1",
         "click<9,>=8.1",
         'tomli>=1.1; python_version < "3.11"',
     ]
@@ -247,8 +254,66 @@ def test_the_pre_commit_hook_installs_its_own_toolgen(tmp_path: Path) -> None:
     assert drifted.returncode == 1
     assert "+++ b/app/validators/get_weather_e33637ee_declaration.py" in drifted.stdout
     assert '+DESCRIPTION: Any = "Current weather for a city, now."' in drifted.stdout.splitlines()
-    assert "generated code is out of sync; run: toolgen generate" in drifted.stdout
-
-    assert run(generate, project, {**os.environ, "PYTHONPATH": str(ROOT)}).returncode == 0
+    # The fix names the hook's own toolgen by its absolute path (pre-commit sets PRE_COMMIT=1):
+    # typed as printed, in a shell without that environment on PATH, it repairs the package.
+    [advice] = [line for line in drifted.stdout.splitlines() if "generated code is out of sync" in line]
+    program, _, rest = advice.removeprefix("generated code is out of sync; run: ").partition(" ")
+    assert rest == "generate"
+    assert Path(program).name == "toolgen" and Path(program).is_relative_to(tmp_path / "cache")
+    assert run([program, "generate"], project, env).returncode == 0
     repaired = run(hook, project, env)
     assert repaired.returncode == 0, repaired.stdout + repaired.stderr
+
+
+# The first release of black's 2026 style: the other end of the year from the newest 26.x, which
+# the plain `venv` resolves to. (`pip index versions black` lists the releases.)
+FIRST_OF_THE_YEAR = "black==26.1.0"
+
+
+def _black(environment: Path) -> str:
+    script = "import importlib.metadata as m; print(m.version('black'))"
+    done = run([str(environment / "bin" / "python"), "-c", script], environment)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def _two_packages(environment: Path, project: Path) -> dict[str, bytes]:
+    """This repository's declarations (subset mode) and the real-tools ones (extended mode, the
+    most templates) generated in `project` by the environment's toolgen: every file's bytes."""
+    shutil.copytree(ROOT / "tool_schemas", project / "tool_schemas")
+    shutil.copytree(
+        ROOT / "tests" / "data" / "real-tools", project / "real", ignore=shutil.ignore_patterns("*.md")
+    )
+    (project / "pyproject.toml").write_text('[project]\nname = "two-packages"\nversion = "0"\n', "utf-8")
+    toolgen = str(environment / "bin" / "toolgen")
+    for command in (
+        [toolgen, "generate"],
+        [toolgen, "generate", "--keywords", "extended", "--schemas", "real", "--out", "real_pkg"],
+    ):
+        done = run(command, project)
+        assert done.returncode == 0, done.stderr
+    return {
+        path.relative_to(project).as_posix(): path.read_bytes()
+        for folder in ("generated", "real_pkg")
+        for path in sorted((project / folder).glob("*.py"))
+    }
+
+
+def test_two_blacks_of_one_year_write_the_same_bytes(dist: Path, venv: Path, tmp_path: Path) -> None:
+    first = environment(dist, tmp_path / "first", FIRST_OF_THE_YEAR)
+    newest, oldest = _black(venv), _black(first)
+    assert oldest == "26.1.0" and newest.startswith("26.") and newest != oldest
+    made = {black: _two_packages(env, tmp_path / black) for black, env in ((newest, venv), (oldest, first))}
+    assert made[newest] == made[oldest]
+    assert len(made[newest]) == 2 * (25 + 113) + 2 * 4
+    init = made[newest]["generated/__init__.py"].decode().splitlines()
+    assert init[3].startswith("# Generator: ") and init[3].endswith(" (black 26.x)")
+    # Each checks the other's package: in sync, and nothing said about black (only the two
+    # warnings about this repository's declarations).
+    for black, env in ((newest, first), (oldest, venv)):
+        checked = run([str(env / "bin" / "toolgen"), "check"], tmp_path / black)
+        assert (checked.returncode, checked.stdout) == (0, "generated: in sync (25 tools)\n")
+        assert [line.split(":")[:2] for line in checked.stderr.splitlines()] == [
+            ["warning", " tool_schemas/AskUserQuestion.json"],
+            ["warning", " tool_schemas/WebFetch.json"],
+        ]

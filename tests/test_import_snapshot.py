@@ -284,3 +284,24 @@ def test_the_pre_commit_hook_runs_import_check(project: Path) -> None:
         0,
         "tool_schemas: in sync with the code (1 tool)\n",
     )
+
+
+def test_inside_pre_commit_the_fix_names_the_running_toolgen_by_its_path(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hook's toolgen, run from pre-commit's environment (PRE_COMMIT=1, its bin first on PATH),
+    advises itself by its absolute path, quoted for the shell: a shell without that environment
+    finds it so."""
+    write(project, {"pyproject.toml": '[tool.toolgen]\nimport = ["tools:Greet"]\n'})
+    hook_toolgen = project / "pre commit" / "py_env" / "bin" / "toolgen"  # where pre-commit put it
+    monkeypatch.setattr(sys, "argv", [str(hook_toolgen)])
+    monkeypatch.setenv("PATH", f"{hook_toolgen.parent}:/usr/bin:/bin")
+    monkeypatch.setenv("PRE_COMMIT", "1")
+    quoted = f"'{hook_toolgen}'"
+    check = toolgen("import", "--check")
+    assert check.exit_code == 1
+    assert check.stderr.endswith(f"declarations are out of sync with the code; run: {quoted} import\n")
+    given = toolgen("import", "--check", *SOURCES)
+    assert given.stderr.endswith(
+        f"declarations are out of sync with the code; run: {quoted} import tools:Greet tools:Wave\n"
+    )

@@ -8,12 +8,16 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from generator.command import advised_program
 from generator.header import HEADER
 from tests.toolgen_cli import ROOT, invoke
+
+TOOLGEN = Path(sys.executable).parent / "toolgen"  # this environment's console script
 
 
 def _first_lines(out: Path) -> set[str]:
@@ -149,7 +153,7 @@ def test_bare_commands_follow_the_mode_of_the_package_on_disk(
 
 def test_the_header_in_a_real_process(tmp_path: Path) -> None:
     project = _project(tmp_path)
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**_outside_pre_commit(), "PYTHONPATH": str(ROOT)}
     command = [sys.executable, "-m", "generator", "generate", "--schemas", "decls", "--out", "pkg"]
     done = subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
@@ -161,3 +165,79 @@ def test_the_header_in_a_real_process(tmp_path: Path) -> None:
     assert drift.stderr.splitlines()[-1] == (
         "generated code is out of sync; run: python -m generator generate --schemas decls --out pkg"
     )
+    # Inside pre-commit (PRE_COMMIT=1) the advice names this interpreter; the header is unchanged.
+    hooked = subprocess.run(
+        check, cwd=project, env={**env, "PRE_COMMIT": "1"}, capture_output=True, text=True, check=False
+    )
+    assert hooked.stderr.splitlines()[-1] == (
+        f"generated code is out of sync; run: {sys.executable} -m generator generate "
+        "--schemas decls --out pkg"
+    )
+    assert _first_lines(project / "pkg") == {_run("toolgen generate --schemas decls --out pkg")}
+
+
+def _outside_pre_commit() -> dict[str, str]:
+    """This process's environment, as a shell outside pre-commit has it."""
+    return {k: v for k, v in os.environ.items() if k != "PRE_COMMIT"}
+
+
+def test_inside_pre_commit_the_fix_names_the_running_toolgen_by_its_path(tmp_path: Path) -> None:
+    """pre-commit runs a hook with its environment's bin first on PATH and PRE_COMMIT=1: the
+    shell that reads the advice has neither, so a bare `toolgen` would not be found (or be
+    another one). The header's command stays `toolgen generate ...`."""
+    project = _project(tmp_path)
+    hook_path = f"{TOOLGEN.parent}{os.pathsep}/usr/bin{os.pathsep}/bin"
+    env = {**_outside_pre_commit(), "PYTHONPATH": str(ROOT), "PATH": hook_path}
+    options = ["--schemas", "decls", "--out", "pkg"]
+    assert (
+        subprocess.run([str(TOOLGEN), "generate", *options], cwd=project, env=env, check=False).returncode
+        == 0
+    )
+    _edit(project / "decls")
+    fixes = {}
+    for where, extra in (("shell", {}), ("pre-commit", {"PRE_COMMIT": "1"})):
+        drift = subprocess.run(
+            ["toolgen", "check", *options], cwd=project, env={**env, **extra}, capture_output=True, text=True
+        )
+        assert drift.returncode == 1
+        fixes[where] = drift.stderr.splitlines()[-1]
+    assert fixes == {
+        "shell": "generated code is out of sync; run: toolgen generate --schemas decls --out pkg",
+        "pre-commit": f"generated code is out of sync; run: {TOOLGEN} generate --schemas decls --out pkg",
+    }
+    # The advice works as printed, from a shell whose PATH has no toolgen at all.
+    fix = fixes["pre-commit"].split("run: ", 1)[1].split()
+    shell = {**_outside_pre_commit(), "PYTHONPATH": str(ROOT), "PATH": f"/usr/bin{os.pathsep}/bin"}
+    assert subprocess.run(fix, cwd=project, env=shell, capture_output=True, check=False).returncode == 0
+    assert _first_lines(project / "pkg") == {_run("toolgen generate --schemas decls --out pkg")}
+
+
+def _which(found: dict[str, str]) -> Callable[[str], str | None]:
+    return found.get
+
+
+@pytest.mark.parametrize(
+    ("name", "argv0", "environ", "on_path", "advice"),
+    [
+        # The console script PATH finds is this one: its bare name.
+        ("toolgen", "/p/.venv/bin/toolgen", {}, {"toolgen": "/p/.venv/bin/toolgen"}, "toolgen"),
+        # Run by a path, PATH finding none or another: the path as typed.
+        ("toolgen", ".venv/bin/toolgen", {}, {}, ".venv/bin/toolgen"),
+        ("toolgen", "/p/.venv/bin/toolgen", {}, {"toolgen": "/usr/bin/toolgen"}, "/p/.venv/bin/toolgen"),
+        ("toolgen", "/my tools/bin/toolgen", {}, {}, "'/my tools/bin/toolgen'"),
+        # Inside pre-commit: the running script's absolute path, even where PATH finds it.
+        ("toolgen", "/c/py_env/bin/toolgen", {"PRE_COMMIT": "1"}, {"toolgen": "/c/py_env/bin/toolgen"},
+         "/c/py_env/bin/toolgen"),
+        # `python -m generator`: as the user's shell calls python; inside pre-commit, this one.
+        ("python -m generator", "/p/generator/__main__.py", {}, {"python": "/usr/bin/python"},
+         "python -m generator"),
+        ("python -m generator", "/p/generator/__main__.py", {"PRE_COMMIT": "1"},
+         {"python": "/p/.venv/bin/python"}, "/p/.venv/bin/python3 -m generator"),
+        # Not run as its console script (click's test runner): the name.
+        ("toolgen", "/p/.venv/bin/pytest", {"PRE_COMMIT": "1"}, {}, "toolgen"),
+    ],
+)  # fmt: skip
+def test_the_program_a_fix_starts_with(
+    name: str, argv0: str, environ: dict[str, str], on_path: dict[str, str], advice: str
+) -> None:
+    assert advised_program(name, argv0, environ, "/p/.venv/bin/python3", _which(on_path)) == advice

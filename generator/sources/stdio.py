@@ -18,8 +18,19 @@ _STDERR_LINES = 20  # the end of the server's stderr, shown when it fails
 
 
 def label(command: str) -> str:
-    """How messages name a stdio source."""
+    """How messages (and the import manifest) name a stdio source."""
     return f"--stdio {shlex.quote(command)}"
+
+
+def command_of(source: str) -> str | None:
+    """The command a stdio source's label names (None: not a stdio source's label)."""
+    if not source.startswith("--stdio "):
+        return None
+    try:
+        words = shlex.split(source.removeprefix("--stdio "))
+    except ValueError:  # not a label toolgen wrote
+        return None
+    return words[0] if len(words) == 1 else None
 
 
 def tools(command: str, timeout: float = TIMEOUT) -> list[ImportedTool]:
