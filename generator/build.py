@@ -83,12 +83,12 @@ def _code(text: str) -> str:
     return "\n".join(line.rstrip() for line in lines if line.strip())
 
 
-KEYWORDS = tuple(VOCABULARIES)  # extended.md E1; the first is the default
+KEYWORDS = tuple(VOCABULARIES)  # docs/spec/extended.md E1; the first is the default
 
 
 @functools.cache
 def fingerprint(keywords: str = "subset") -> str:
-    """What decides a file's bytes besides its source: the keyword mode (extended.md E1), the
+    """What decides a file's bytes besides its source: the keyword mode (docs/spec/extended.md E1), the
     output stages' code (comments left out, black's pinned mode among it), every template,
     black's version."""
     # black's mode is pinned in format.py (digested below with the other stages' code) and the

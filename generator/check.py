@@ -1,4 +1,4 @@
-"""Stage 2: check one declaration's schema against validation.md §7 and extended.md E8.
+"""Stage 2: check one declaration's schema against docs/spec/validation.md §7 and docs/spec/extended.md E8.
 
 Refuses (raises DeclarationError naming the file and the JSON pointer) or records structured
 notices (warnings) and what is declared but not enforced, as the schema graph of the
@@ -29,7 +29,7 @@ class Checked:
 
 
 def check(declaration: Declaration, vocabulary: Vocabulary = SUBSET) -> tuple[SchemaGraph, Checked]:
-    """Refuse per validation.md §7 and extended.md E8, or say what to warn about."""
+    """Refuse per docs/spec/validation.md §7 and docs/spec/extended.md E8, or say what to warn about."""
     graph = analyse(
         declaration.file,
         declaration.parameters,

@@ -1,4 +1,5 @@
-"""Stage 4: plan the exact collector as generated code (validation.md §5, extended.md E4, E5, E7).
+"""Stage 4: plan the exact collector as generated code (docs/spec/validation.md §5,
+docs/spec/extended.md E4, E5, E7).
 
 The collector is the E4 visit partially evaluated at build time, one function per group
 reached (keyed by its schemas' content, so identical schemas share code) and one candidate
@@ -99,7 +100,7 @@ class Objects:
     allowed: bool  # every undeclared str key is fine (open keyword or additionalProperties true)
     extras: list[Call]  # additionalProperties schemas, in group order
     # The keys are not looked at, not even for one that is no str: allowed by an open keyword
-    # or additionalProperties true, in a vocabulary without strict keys (validation.md §3).
+    # or additionalProperties true, in a vocabulary without strict keys (docs/spec/validation.md §3).
     unexamined: bool = False
     # In the arguments' direct visit, whose paths are known when the module loads: each
     # required name's whole "missing" line, as a constant (subset mode's precomputed lines).
@@ -107,7 +108,7 @@ class Objects:
 
     @property
     def examines_nothing(self) -> bool:
-        """Nothing of the object is looked at (validation.md §3): no step 4 is written."""
+        """Nothing of the object is looked at (docs/spec/validation.md §3): no step 4 is written."""
         return self.unexamined and not (self.required or self.properties)
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 
 class DeclarationError(Exception):
-    """A declaration the generator refuses (spec section 7): exit status 2, nothing written."""
+    """A declaration the generator refuses (docs/spec/validation.md §7): exit status 2, nothing written."""
 
     def __init__(self, file: str, pointer: str, reason: str, tool: str = "") -> None:
         super().__init__(f"{file}: {_tool(tool)}{pointer or '/'}: {reason}")
@@ -48,7 +48,7 @@ class Refusals(DeclarationError):
         return self._all
 
 
-# The kinds of Notice (spec section 7, "Warn"), by the kind of the schema graph's warning
+# The kinds of Notice (§7, "Warn"), by the kind of the schema graph's warning
 # (generator/schema_graph.py) it reports: what `--allow` names, in this order.
 NOTICE_KINDS = {
     "not_interpreted": "not-enforced",  # keywords not enforced (E2's list, a non-local $ref, ...)

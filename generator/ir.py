@@ -21,7 +21,8 @@ class NotEnforced:
 
 @dataclass(frozen=True)
 class Bound:
-    """One bound of a schema (a step-3 keyword of its vocabulary), in E4 step 3's order."""
+    """One bound of a schema (a step-3 keyword of its vocabulary), in docs/spec/extended.md E4 step 3's
+    order."""
 
     spec: Keyword  # everything about the keyword (generator/vocabulary.py)
     value: Any

@@ -1,7 +1,7 @@
 """Stage 3: lower a checked declaration's schema graph to the semantic IR of generator/ir.py.
 
 Only schemas that generator/check.py accepted get here. Lowering decides what is checked
-(validation.md section 5, extended.md E4), never how it is spelled or named: one `Node` per
+(docs/spec/validation.md §5, docs/spec/extended.md E4), never how it is spelled or named: one `Node` per
 schema the vocabulary interprets.
 """
 

@@ -1,4 +1,4 @@
-"""ECMA-262 `pattern` -> Python `re` source, with ECMA meanings (extended.md E6).
+"""ECMA-262 `pattern` -> Python `re` source, with ECMA meanings (docs/spec/extended.md E6).
 
 `translate(pattern)` parses the pattern with its own recursive-descent parser over the
 ECMA-262 grammar, in both of its modes: with the `u` flag (the semantics E6 gives a

@@ -75,11 +75,11 @@ def plan(tool: ToolModule) -> ModulePlan:
 #
 # The fast path proves a valid call valid with straight-line tests and nothing else; any
 # call it does not prove valid goes to the exact collector, so it only has to be sound.
-# A value's tests come from its completed group (E4): with no anyOf / oneOf it is the group
-# itself; with one combinator whose branches have none of their own, it is one alternative
-# per branch (the group plus that branch's group: E5 rule 1 selects a branch exactly when
-# that merged group accepts the value). Anything else (two combinators in one group, nested
-# combinators) is left to the collector: its fast test is `False`.
+# A value's tests come from its completed group (docs/spec/extended.md E4): with no anyOf /
+# oneOf it is the group itself; with one combinator whose branches have none of their own,
+# it is one alternative per branch (the group plus that branch's group: E5 rule 1 selects a
+# branch exactly when that merged group accepts the value). Anything else (two combinators
+# in one group, nested combinators) is left to the collector: its fast test is `False`.
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""Static analysis of one declaration in its vocabulary (validation.md, extended.md).
+"""Static analysis of one declaration in its vocabulary (docs/spec/validation.md, docs/spec/extended.md).
 
 `analyse(file, parameters)` checks every schema that the vocabulary interprets (§7 and E8
 refusals, raised as `DeclarationError` at the first one), resolves local `$ref`s
@@ -119,12 +119,12 @@ _JSON_TYPES = (
 
 
 def json_type(value: Any) -> str:
-    """The JSON type name of a decoded JSON value (validation.md §3)."""
+    """The JSON type name of a decoded JSON value (docs/spec/validation.md §3)."""
     return next((name for kind, name in _JSON_TYPES if isinstance(value, kind)), type(value).__name__)
 
 
 def json_equal(a: Any, b: Any) -> bool:
-    """JSON equality (validation.md §4)."""
+    """JSON equality (docs/spec/validation.md §4)."""
     kind = json_type(a)
     if kind != json_type(b):
         return False
@@ -227,7 +227,7 @@ class _Analysis:
             raise self.refuse("", _NOT_OBJECT_LIKE)
 
     def check_top_level(self, pointer: str, schema: dict[str, Any], suffix: str) -> None:
-        """validation.md §7's rules on a schema applied to the whole input (E8 adds const)."""
+        """docs/spec/validation.md §7's rules on a schema applied to the whole input (E8 adds const)."""
         if "type" in schema and schema["type"] != "object":
             raise self.refuse(pointer_join(pointer, "type"), 'parameters must have type "object"' + suffix)
         for keyword, article in (("enum", "an"), ("const", "a")):

@@ -1,4 +1,4 @@
-"""The keyword vocabularies: what a mode interprets, as data (extended.md E1, E2).
+"""The keyword vocabularies: what a mode interprets, as data (docs/spec/extended.md E1, E2).
 
 A mode is a `Vocabulary`, `EXTENDED` is `SUBSET.extend(...)`, and a bound (step 3 of the visit,
 E4) is wholly described by its `Keyword` spec: docs/how-it-works.md, "One compiler; a mode is a
@@ -113,8 +113,8 @@ class Vocabulary:
     message: str = "spec section 6"  # where the rules of its message are
     listed: tuple[str, ...] = field(default=())
     # A key that is not a str is unexpected even where undeclared keys are not examined
-    # (additionalProperties true, an open keyword): extended.md E4c. Subset mode does not
-    # look at such an object's keys at all (validation.md §3).
+    # (additionalProperties true, an open keyword): docs/spec/extended.md E4 4c. Subset mode does not
+    # look at such an object's keys at all (docs/spec/validation.md §3).
     strict_keys: bool = False
     # `explain`'s reason for each keyword the vocabulary does not interpret (the reader's
     # question is "can I rely on this?", so a reason says what is, or is not, checked), and
@@ -320,7 +320,7 @@ EXTENDED = SUBSET.extend(
     ),
 )
 
-VOCABULARIES = {v.name: v for v in (SUBSET, EXTENDED)}  # extended.md E1; subset is the default
+VOCABULARIES = {v.name: v for v in (SUBSET, EXTENDED)}  # docs/spec/extended.md E1; subset is the default
 
 # Every keyword a "not enforced" warning may list and `--allow` may name: the JSON Schema
 # keywords neither mode interprets, and those only extended mode does.
