@@ -1,6 +1,38 @@
-"""The pipeline: load -> check -> lower -> plan -> render -> format, plus headers. Pass 1 reads
-and checks the declarations that changed; pass 2 renders, formats and hands to a sink only the
-files that are not on disk already, trusted as docs/scale.md says (generator/header.py).
+"""The pipeline: load -> check -> lower -> plan -> render -> format, plus headers.
+
+`build` hands every file the output package should hold, in order, to a sink: in memory
+(Build.files) or generator/write.py's Staging, which compares each with the disk as it comes
+and streams the changed ones to temp files. Pass 1 (`_accepted`) reads and checks the
+declarations that changed and raises every refusal before anything is rendered; pass 2
+(`_emit`) renders and formats only the files it cannot take from the disk.
+
+With `reuse` (the output folder), a file already there is taken as it is, unrendered, only
+when all of these hold; anything else is rendered again, so reuse never keeps a stale or
+edited file:
+
+* the package is trusted (`_on_disk`): its `__init__.py` is a regular file whose header is
+  intact (generator/header.py `parse`: our first line, the fields up to a `Body sha256` that
+  the body hashes to, the header exactly as written for them) and names this generator's
+  fingerprint, and its `Package sha256` is the digest of the (name, body sha256) of exactly
+  the generated files found in the folder. A file that starts like our header but is not
+  intact (edited by hand, truncated, CRLF) makes the whole package render again;
+* the file is the one this run would write: vouched for by the record of verified files
+  (generator/verified.py) in the entry of this very tool of this very declaration file, its
+  identity (size, mtime, ctime, inode, device, `lstat`) unchanged since it was recorded, or
+  read with exactly the header this run would write: the same source, source sha256 and
+  regenerate command and, for a declaration module, the same tool, position and warnings.
+  (A tool moved to another declaration file is written again: its old entry vouches for the
+  bytes, not for the new source.)
+
+`__init__.py`'s body depends only on the keyword mode and the generator, which the
+fingerprint names: in a trusted package it is taken from the disk and only its header (the
+package digests) is made again. A declaration file whose bytes are the ones the record or
+its modules' headers name is not even parsed: its tools' names, places and warnings come from
+the record's entry of it, else from the headers of its declaration modules, read only from a
+trusted package and naming this command. A declaration file that pass 2 renders from is read
+again, and refused (nothing written) if its sha256 is no longer the one pass 1 accepted.
+docs/scale.md explains the record and the costs; docs/how-it-works.md ("Headers and reuse")
+shows the headers.
 """
 
 from __future__ import annotations

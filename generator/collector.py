@@ -1,10 +1,29 @@
 """Stage 4: plan the exact collector as generated code (docs/spec/validation.md §5,
 docs/spec/extended.md E4, E5, E7).
 
-The collector is the E4 visit partially evaluated at build time, one function per group
-reached (keyed by its schemas' content, so identical schemas share code) and one candidate
-function per combinator branch; docs/extended.md ("How modules are built") describes the code
-these records plan. Nothing here spells code: templates/collector.j2 does, from these records.
+The collector is the E4 visit partially evaluated at build time: for each group reached
+(keyed by the content of its schemas, so identical schemas share code) this plan describes
+one function whose body is that group's visit unrolled:
+
+* step 1 over the group known before any `anyOf` / `oneOf` (type tests, inline);
+* each combinator, in group order, resolved by calling one generated *candidate* function
+  per branch (the visit of "group so far + branch", the names of later combinators counted
+  as declared), then E5's rules spelled with constants (the discriminator's tags, each
+  branch's Ti, the EXPECTED text);
+* for each selection (a branch, or none), the rest of the visit: the next combinator, or
+  steps 1-5 over the completed group, straight-line. When the combinator is the last one and
+  the selected branch brings none of its own, the visit's issues are that branch's candidate
+  issues, already computed.
+
+Descents (a property, an undeclared key's schema, an element) call the child's visit
+function; where the same descent can run twice for one call (inside a candidate, or after
+a choice) it goes through a per-call memo keyed by (function, id(value), path), which keeps
+E5's candidates linear on trees. A visit function checks the depth limit (256 segments)
+where the tool is recursive or deep enough. Frames per level of nesting: at most two (a
+visit and a candidate), so 256 levels fit in the interpreter's default recursion limit.
+docs/extended.md ("How modules are built") shows the code these records plan.
+
+Nothing here spells code: templates/collector.j2 does, from these records.
 """
 
 from __future__ import annotations

@@ -1,8 +1,13 @@
 """The semantic IR: what one tool's validator must check, and nothing about how.
 
-One `Node` per schema the vocabulary interprets, named by its JSON pointer (docs/how-it-works.md,
-"The IR is semantic"). Wording is in `templates/_support.py`, names and the code's form in
-`generator/plan.py` and `generator/collector.py`.
+One `Node` per schema the vocabulary interprets, named by its JSON pointer: its own
+keywords (types, const, enum, bounds, object and array keywords) and its group (E4 of
+docs/spec/extended.md: itself, its `$ref` target's group, its `allOf` branches' groups) and
+choices (`anyOf` / `oneOf`). A bound names its keyword's spec (generator/vocabulary.py),
+which names the macro pair that writes it. No message text (a bound's line is its spec's to
+word), no generated names and no render strategy live here: wording is in
+`templates/_support.py`, names and the code's form in `generator/plan.py` and
+`generator/collector.py` (docs/how-it-works.md, "The IR is semantic").
 """
 
 from __future__ import annotations
@@ -21,8 +26,7 @@ class NotEnforced:
 
 @dataclass(frozen=True)
 class Bound:
-    """One bound of a schema (a step-3 keyword of its vocabulary), in docs/spec/extended.md E4 step 3's
-    order."""
+    """One bound of a schema (a step-3 keyword of its vocabulary), in E4 step 3's order."""
 
     spec: Keyword  # everything about the keyword (generator/vocabulary.py)
     value: Any

@@ -1,9 +1,14 @@
 """Stage 4: plan the module of one tool: stable names, the fast path and the exact collector.
 
 Lowering says what to check; this stage decides how the module spells it, and nothing else:
-names from JSON names, with a collision suffix (docs/how-it-works.md, "Names and diffs"); the
-fast path (`FastPlan`, below) proves a valid call valid with straight-line tests, and the
-collector (generator/collector.py) finds every issue of any other call.
+
+* **Names** come from JSON names (generator/names.py), never from positions: the visit of the
+  elements of `questions` is `_collect_questions_item`, and a later name that would collide
+  with an earlier one gets a suffix, `_2`. So adding an optional property renames nothing
+  else (docs/how-it-works.md, "Names and diffs"; tests/test_diff_stability.py).
+* **The fast path** (`FastPlan`, below) proves a valid call valid with straight-line tests
+  and nothing else: it only has to be sound, since any call it does not prove valid goes to
+  **the collector** (generator/collector.py), which finds every issue of any other call.
 """
 
 from __future__ import annotations

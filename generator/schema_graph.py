@@ -11,7 +11,21 @@ Schemas are named by their RFC 6901 JSON pointer from the `parameters` root ("" 
 (`base` + that pointer). Nothing here reads generator/ beyond errors.py, patterns.py,
 refusals.py and vocabulary.py: the lowering consumes the returned `SchemaGraph`.
 
-Where the spec is silent, the readings are docs/extended.md's ("How a declaration is read").
+Readings where the spec is silent (docs/extended.md, "How a declaration is read", says the
+same for users):
+* A boolean subschema (`true` or `false`) contributes nothing to a group (E4): its group is
+  empty. `additionalProperties: true|false` keeps its own meaning and is not a subschema.
+* A schema met twice in one group (`allOf: [{$ref: A}, {$ref: A}]`) is kept once, at its first
+  place: applying it again could only repeat identical issues, which E4 records once.
+* Every schema the vocabulary interprets is checked, also where a declared `type` makes a
+  keyword unreachable (`{"type": "string", "properties": {"x": {"type": "strin"}}}` is refused).
+* The top-level rules of docs/spec/validation.md §7 (type "object", no enum, and E8's no
+  const) apply to every schema of the root's group known before any combinator, since all of
+  them are applied to the whole input; the root itself keeps the subset texts word for word.
+* Warnings judged on a value (accepts only {}, names required without a property schema,
+  undeclared keys unchecked) look at every schema that can be applied in place to that value:
+  its group and the groups of all branches of its combinators, at any depth.
+* Bounds no value can meet are judged per schema.
 """
 
 from __future__ import annotations

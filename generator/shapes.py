@@ -1,9 +1,17 @@
 """Declaration shapes: find the tools in one decoded file, whatever form they were written in.
 
-The forms are those docs/cli.md lists ("Adding a tool") and the OpenAI Responses API's
-`{"type": "function", "name", "description", "parameters"}`, detected from the members
-present, never from the file name. Each tool found carries the JSON pointer of its
-parameters inside the file, so every refusal about its schema points at the right place.
+Recognised shapes (detected from the members present, never from the file name; docs/cli.md,
+"Adding a tool", shows them to users):
+
+* OpenAI function tool: `{"type": "function", "function": {"name", "description", "parameters"}}`
+* OpenAI Responses API function tool: `{"type": "function", "name", "description", "parameters"}`
+* Anthropic tool: `{"name", "description", "input_schema"}`
+* MCP tool: `{"name", "description", "inputSchema"}`
+* Many tools in one file: an MCP `tools/list` result `{"tools": [...]}`, a JSON-RPC response
+  `{"result": {"tools": [...]}}`, or a bare JSON array; each element is any single-tool form.
+
+Each tool found carries the JSON pointer of its parameters inside the file, so every
+refusal about its schema points at the right place (`/tools/3/inputSchema/properties/x`).
 """
 
 from __future__ import annotations

@@ -1,8 +1,17 @@
 """The keyword vocabularies: what a mode interprets, as data (docs/spec/extended.md E1, E2).
 
-A mode is a `Vocabulary`, `EXTENDED` is `SUBSET.extend(...)`, and a bound (step 3 of the visit,
-E4) is wholly described by its `Keyword` spec: docs/how-it-works.md, "One compiler; a mode is a
-vocabulary". Nothing else in the generator lists the keywords a mode interprets.
+A mode is a `Vocabulary`: the keywords it interprets, each one `Keyword` spec, the keywords
+that only describe (annotations) and those that open an object (their presence leaves
+undeclared keys unchecked). `EXTENDED` is `SUBSET.extend(...)`, the way fastjsonschema's
+drafts extend each other. A bound (step 3 of the visit, E4) is wholly described by its spec:
+the JSON type it constrains, its place in step 3's order, what refuses its value, the macro
+pair of the templates that renders it (fast path and collector), its line, its explain
+label and the bound it cannot cross. A vocabulary defined elsewhere (a test's, say) with a
+new bound of an existing macro needs no change to the generator or its templates
+(tests/test_vocabulary_keyword.py; docs/how-it-works.md, "One compiler; a mode is a
+vocabulary").
+
+Nothing else in the generator lists the keywords a mode interprets.
 """
 
 from __future__ import annotations
