@@ -81,7 +81,8 @@ class Combinator:
     branches: tuple[Group, ...]  # each branch's own group (branch i is at schema/keyword/i)
     discriminator: Discriminator | None
     # Names declared (properties or required) by any branch: its group and the branches of the
-    # combinators in it, at any depth (E5 "count as declared"; E4 4c when nothing is selected).
+    # combinators in it, at any depth (E5: they count as declared while candidates are weighed,
+    # and for E4 4c when no branch is selected).
     declared: tuple[str, ...]
 
 

@@ -55,7 +55,7 @@ def _annex_b(pattern: str) -> str:
     return re.sub(r"(?<!\\)((?:\\\\)*)\\u\{", r"\1u{", pattern)
 
 
-# ------------------------------------------------------------------ (a) the E6 table
+# ------------------------------------------------------------------ (a) E6's syntax, construct by construct
 
 
 EMITTED = [
