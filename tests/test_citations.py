@@ -64,7 +64,6 @@ TOKEN = (
 )
 ITEM = r"(?:\s+(?:(?:rule|step)\s+(?P<item>\d+)(?P<letter>[a-z])?|(?P<item2>\d+)(?P<letter2>[a-z]))\b)?"
 CITATION = re.compile(rf"(?:{FILE}[\s,:(`]*)?{TOKEN}{ITEM}")
-BARE_FILE = re.compile(FILE)
 SPEC_WORDS = re.compile(r"\b[Ss]pec\b[,(\s]*(?P<words>sections? (?P<number>\d+)(?:-(?P<last>\d+))?)")
 WORDS = re.compile(r"(?<!RFC \d{4} )\b[Ss]ections? \d+(?:-\d+)?")
 NOQA = re.compile(r"noqa:[\w ,]*")
@@ -173,6 +172,17 @@ def problems(text: str, specs: dict[str, Spec]) -> list[str]:
     return listed
 
 
+def missing_paths(text: str, folder: Path) -> list[str]:
+    """The paths to a specification file that `text` (a file in `folder`) writes and that lead
+    to no file: from the project root (`docs/spec/...`) or from the folder (a page's link)."""
+    missing = []
+    for match in OTHER_PATH.finditer(text):
+        cited = match.group(0)
+        if "/spec/" in f"/{cited}" and not ((ROOT / cited).is_file() or (folder / cited).is_file()):
+            missing.append(f"{cited}: no such file")
+    return missing
+
+
 def scanned_files() -> list[Path]:
     paths = [ROOT / "README.md"]
     for folder in SCANNED:
@@ -203,13 +213,9 @@ def test_every_cited_section_exists() -> None:
     for path in scanned_files():
         text = path.read_text("utf-8")
         found += len(citations(text)[0])
-        listed += [f"{path.relative_to(ROOT).as_posix()} {problem}" for problem in problems(text, specs)]
-        # A path to the specification is a path in this repository.
-        for match in OTHER_PATH.finditer(text):
-            cited = match.group(0)
-            there = (ROOT / cited).is_file() or (path.parent / cited).is_file()
-            if "/spec/" in f"/{cited}" and not there:
-                listed.append(f"{path.relative_to(ROOT).as_posix()}: {cited}: no such file")
+        shown = path.relative_to(ROOT).as_posix()
+        listed += [f"{shown} {problem}" for problem in problems(text, specs)]
+        listed += [f"{shown}: {problem}" for problem in missing_paths(text, path.parent)]
     assert listed == []
     assert found > 300  # the scan does see the code's citations
 
@@ -298,3 +304,10 @@ def test_a_missing_specification_file_fails(tmp_path: Path) -> None:
     specs = load_specs(tmp_path)
     assert problems(f"{S}1 and E1", specs) == []
     assert problems(f"{S}2", specs) == [f"line 1: '{S}2': validation.md has no section {S}2"]
+
+
+def test_a_path_to_the_specification_that_leads_nowhere_fails(tmp_path: Path) -> None:
+    assert missing_paths("(docs/spec/extended.md E4; [rules](spec/validation.md))", ROOT / "docs") == []
+    assert missing_paths("[rules](spec/validation.md)", tmp_path) == ["spec/validation.md: no such file"]
+    assert missing_paths("docs/specs/extended.md E4", ROOT) == []  # not the spec's folder: not a citation
+    assert missing_paths("see tests/spec/extended.md", ROOT) == ["tests/spec/extended.md: no such file"]
