@@ -19,12 +19,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
 from generator import header as hdr
 from generator.check import check
 from generator.command import BUILT_IN, Target, regenerate_command
-from generator.errors import DeclarationError, Notice, Refusals
+from generator.errors import DeclarationError, Notice, NoticeKind, Refusals
 from generator.load import (
     Declaration,
     declarations_in,
@@ -116,7 +116,7 @@ class Entry(NamedTuple):
     source_sha: str
     position: int  # among the tools of its file, from 0
     listed: bool  # one of many tools in its file
-    notices: tuple[Notice, ...]
+    notices: tuple[Notice[NoticeKind], ...]
     # For each of `files`, its body sha256 when the file on disk is the one this run would
     # write (taken as it is, unrendered), else None.
     kept: tuple[str | None, str | None]
@@ -138,7 +138,7 @@ class Sink(Protocol):
 class Build:
     files: dict[str, str]  # file name inside the package -> its whole text (empty with a sink)
     tools: tuple[Entry, ...]
-    warnings: tuple[Notice, ...]
+    warnings: tuple[Notice[NoticeKind], ...]
     rendered: tuple[str, ...] = ()  # the files rendered (not reused) by this build
 
 
@@ -283,7 +283,7 @@ def _emit(
             else:
                 notes = tuple(_note(n) for n in entry.notices)
                 extra = _declaration_fields((entry.tool, entry.module, entry.position, entry.listed, notes))
-                job = ("served", current[1][entry.position])
+                job: Job = ("served", current[1][entry.position])
                 place(declaration_file, entry.source, entry.source_sha, job, extra)
         # Plain Python files copied as they are: the wording, and the list visits' helpers.
         for copied in (SUPPORT, PATHS):
@@ -311,8 +311,9 @@ def _emit(
 
 # What pass 2 renders for a file: a tool's module or its declaration module (of this
 # declaration), a copied file (this text), the index (of these modules) or `__init__.py` (of
-# this keyword mode).
-Job = tuple[str, Any]
+# this keyword mode). A tuple, so that it pickles to a render service as it is.
+JobKind = Literal["tool", "served", "text", "index", "init"]
+Job = tuple[JobKind, Any]
 
 # An edit renders a few files; past this many (a cold run) they are rendered here, with a pool
 # of formatters, and a service started in case of an edit is left unused.
@@ -342,7 +343,7 @@ def render_job(env: jinja2.Environment, job: Job, vocabulary: Vocabulary) -> str
     return str(value) if kind == "text" else _RENDERERS[kind](env, value)
 
 
-_RENDERERS: dict[str, Callable[[jinja2.Environment, Any], str]] = {
+_RENDERERS: dict[JobKind, Callable[[jinja2.Environment, Any], str]] = {
     "served": render_declaration,
     "index": render_declarations,
     "init": render_init,
@@ -388,7 +389,7 @@ def _renderer(entries: list[Entry], vocabulary: Vocabulary, service: Renderer | 
     return LocalRenderer(vocabulary)
 
 
-def _note(notice: Notice) -> tuple[str, str, str, tuple[str, ...]]:
+def _note(notice: Notice[NoticeKind]) -> tuple[str, str, str, tuple[str, ...]]:
     """A warning as headers and the record keep it (its file and tool are the entry's)."""
     return notice.pointer, notice.kind, notice.reason, notice.keywords
 
@@ -421,7 +422,7 @@ def _accepted(
     record: Record | None,
     listing: dict[str, os.DirEntry[str]] | None,
     declarations: dict[str, os.DirEntry[str]] | None,
-) -> tuple[list[Entry], list[Notice], dict[str, tuple[Path, str]], dict[str, Read], str | None]:
+) -> tuple[list[Entry], list[Notice[NoticeKind]], dict[str, tuple[Path, str]], dict[str, Read], str | None]:
     """Pass 1: every tool, checked and lowered where its file changed, else taken from the
     record of verified files or the package on disk; raises every refusal of the run at once.
 
@@ -443,7 +444,7 @@ def _accepted(
             gc.enable()
     told = _recorded(read, command)
     entries: list[Entry] = []
-    warnings: list[Notice] = []
+    warnings: list[Notice[NoticeKind]] = []
     sources: dict[str, tuple[Path, str]] = {}
     refusals: list[DeclarationError] = []
     names: dict[str, Declaration | str] = {}  # tool -> where it is (a file's name: a tool taken as it is)
@@ -494,7 +495,7 @@ def _accepted(
                 same = same and on_disk == tool[_VALIDATOR:]
                 tool = (*tool[:_VALIDATOR], *on_disk)
             kept.append(tool)
-            notices: tuple[Notice, ...] = ()
+            notices: tuple[Notice[NoticeKind], ...] = ()
             if notes:
                 notices = tuple(Notice(file, p, k, r, w, name if listed else "") for p, k, r, w in notes)
                 warnings.extend(notices)

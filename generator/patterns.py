@@ -148,14 +148,20 @@ class _Set:
     ranges: Ranges
 
 
+_AssertKind = Literal["^", "$", "b", "B"]  # as the pattern writes it (`\b` and `\B` without their backslash)
+# A group: non-capturing (or capturing: the translation captures nothing), a lookahead or a
+# negative one; outside E6, a lookbehind or a negative one, a named group, a modifiers group.
+_GroupKind = Literal["group", "la", "nla", "lb", "nlb", "named", "modifiers"]
+
+
 @dataclass(frozen=True)
 class _Assert:
-    kind: str  # "^", "$", "b", "B"
+    kind: _AssertKind
 
 
 @dataclass(frozen=True)
 class _Group:
-    kind: str  # "group", "la", "nla"; outside E6: "lb", "nlb", "named", "modifiers"
+    kind: _GroupKind
     body: _Disj
 
 
@@ -343,12 +349,12 @@ class _Parser:
         c = self.peek()
         if c in (0x5E, 0x24):
             self.i += 1
-            return self.no_quantifier(_Assert(chr(c)))
+            return self.no_quantifier(_Assert("^" if c == 0x5E else "$"))
         if c == 0x5C and self.peek(1) in (0x62, 0x42):
             self.i += 2
-            return self.no_quantifier(_Assert(chr(self.cps[start + 1])))
+            return self.no_quantifier(_Assert("b" if self.cps[start + 1] == 0x62 else "B"))
         if self.at("(?=") or self.at("(?!"):
-            kind = "la" if self.peek(2) == 0x3D else "nla"
+            kind: _GroupKind = "la" if self.peek(2) == 0x3D else "nla"
             self.i += 3
             node: _Node = _Group(kind, self.group_body(start, path))
             if self.unicode:
@@ -795,13 +801,13 @@ def _set_text(ranges: Ranges) -> str:
 
 
 _WORD_CLASS = "[0-9A-Z_a-z]"
-_ASSERTIONS = {
+_ASSERTIONS: dict[_AssertKind, str] = {
     "^": "^",
     "$": "\\Z",
     "b": "(?a:\\b)",
     "B": f"(?:(?<={_WORD_CLASS})(?={_WORD_CLASS})|(?<!{_WORD_CLASS})(?!{_WORD_CLASS}))",
 }
-_GROUPS = {"group": "(?:", "la": "(?=", "nla": "(?!"}
+_GROUPS: dict[_GroupKind, str] = {"group": "(?:", "la": "(?=", "nla": "(?!"}
 
 
 def _emit(node: _Node) -> str:
