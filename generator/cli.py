@@ -134,7 +134,7 @@ def main() -> None:
     "...).  [default: [tool.toolgen] allow, else none]",
 )
 @_color_option
-def generate(
+def generate(  # noqa: PLR0913  # click passes one argument per option of the command
     schemas: Path | None,
     out: Path | None,
     check: bool,

@@ -325,7 +325,10 @@ class CollectorPlan:
         distinct = dict.fromkeys(self.nodes[pointer].types for pointer in group)
         return [TypeTest(names=types, expected=" | ".join(types)) for types in distinct if types is not None]
 
-    def _resolve(
+    # The unrolled loop's state, passed down its recursion: where it is (position, k), the names
+    # it counts as declared, and what it builds (function, word, memoized). One object for them
+    # would be built and taken apart at each of the calls below, all inside this loop.
+    def _resolve(  # noqa: PLR0913
         self,
         function: Function,
         group: list[str],

@@ -643,14 +643,7 @@ class _Parser:
             self.i += 1
             return _CONTROL[c]
         if c == 0x63:
-            nxt = self.peek(1)
-            if nxt in _LETTERS or (in_class and not self.unicode and (nxt in _DEC or nxt == 0x5F)):
-                self.i += 2
-                self.note("a control escape `\\c`", start)
-                return nxt % 32
-            if self.unicode:
-                raise self.fail("`\\c` not followed by a letter", start)
-            return 0x5C  # Annex B: the backslash itself; `c` is read next
+            return self.control_letter(start, in_class)
         if c == 0x30 and self.peek(1) not in _DEC:
             self.i += 1
             return 0
@@ -659,14 +652,7 @@ class _Parser:
                 raise self.fail("an octal or decimal escape", start)
             return self.legacy_escape(start)
         if c == 0x78:
-            self.i += 1
-            if self.peek() in _HEX and self.peek(1) in _HEX:
-                value = int(chr(self.peek()) + chr(self.peek(1)), 16)
-                self.i += 2
-                return value
-            if self.unicode:
-                raise self.fail("an incomplete `\\x` escape", start)
-            return 0x78
+            return self.hex_escape(start)
         if c == 0x75:
             self.i += 1
             escaped = self.unicode_escape(always=False)
@@ -684,6 +670,29 @@ class _Parser:
             raise self.fail("`\\k` not followed by a group name", start)
         self.i += 1
         return c
+
+    def control_letter(self, start: int, in_class: bool) -> int:
+        """At `c` after `\\`: `\\c` and an ASCII letter (or, Annex B, in a class without the `u`
+        flag, a digit or `_`) is that control character; else Annex B reads the backslash itself."""
+        nxt = self.peek(1)
+        if nxt in _LETTERS or (in_class and not self.unicode and (nxt in _DEC or nxt == 0x5F)):
+            self.i += 2
+            self.note("a control escape `\\c`", start)
+            return nxt % 32
+        if self.unicode:
+            raise self.fail("`\\c` not followed by a letter", start)
+        return 0x5C  # Annex B: the backslash itself; `c` is read next
+
+    def hex_escape(self, start: int) -> int:
+        """At `x` after `\\`: `\\x` and two hex digits; else (Annex B) the letter `x` itself."""
+        self.i += 1
+        if self.peek() in _HEX and self.peek(1) in _HEX:
+            value = int(chr(self.peek()) + chr(self.peek(1)), 16)
+            self.i += 2
+            return value
+        if self.unicode:
+            raise self.fail("an incomplete `\\x` escape", start)
+        return 0x78
 
     # -- classes
     def char_class(self) -> _Node:

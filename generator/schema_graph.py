@@ -279,15 +279,7 @@ class _Analysis:
             children.append((pointer_join(pointer, "additionalProperties"), extra))
         elif not isinstance(extra, bool):
             raise self.refuse(pointer_join(pointer, "additionalProperties"), "expected a boolean or a schema")
-        if "items" in schema:
-            items = schema["items"]
-            at = pointer_join(pointer, "items")
-            if isinstance(items, list):
-                self.warn(at, "not_interpreted", ("items (tuple form)",), "not enforced: items (tuple form)")
-            elif isinstance(items, (dict, bool)):
-                children.append((at, items))
-            else:
-                raise self.refuse(at, "expected a schema (an object or a boolean) or a list of schemas")
+        children += self.check_items(pointer, schema)
         self.descents[pointer] = [at for at, _ in children]
         self.check_ref(pointer, schema)
         for keyword in self.in_place_keywords:
@@ -309,6 +301,20 @@ class _Analysis:
             )
         self.check_unsatisfiable(pointer, schema)
         return children
+
+    def check_items(self, pointer: str, schema: dict[str, Any]) -> list[tuple[str, Any]]:
+        """The schema `items` descends to, if any: its tuple form is not enforced (a warning),
+        anything but a schema or a list refused."""
+        if "items" not in schema:
+            return []
+        items = schema["items"]
+        at = pointer_join(pointer, "items")
+        if isinstance(items, list):
+            self.warn(at, "not_interpreted", ("items (tuple form)",), "not enforced: items (tuple form)")
+            return []
+        if not isinstance(items, (dict, bool)):
+            raise self.refuse(at, "expected a schema (an object or a boolean) or a list of schemas")
+        return [(at, items)]
 
     def check_ref(self, pointer: str, schema: dict[str, Any]) -> None:
         """A non-local $ref is not enforced; a local one is resolved to the canonical pointer of

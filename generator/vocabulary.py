@@ -163,7 +163,9 @@ class Vocabulary:
         text = f"Enforced ({self.rules}): {', '.join(self.listed)}."
         return textwrap.fill(text, width=92, break_on_hyphens=False, break_long_words=False)
 
-    def extend(
+    # Each keyword-only argument replaces or extends one field of the Vocabulary it makes: a
+    # parameter object for them would be a second Vocabulary.
+    def extend(  # noqa: PLR0913
         self,
         name: str,
         keywords: Iterable[Keyword] = (),
