@@ -318,7 +318,7 @@ def _read_again(entry: Entry, sources: dict[str, tuple[Path, str]]) -> list[Decl
 
 # What pass 2 renders for a file: a tool's module or its declaration module (of this
 # declaration), a copied file (this text), the index (of these modules) or `__init__.py` (of
-# this keyword mode). A tuple, so that it pickles to a render service as it is.
+# this keyword mode).
 JobKind = Literal["tool", "served", "text", "index", "init"]
 Job = tuple[JobKind, Any]
 

@@ -18,10 +18,10 @@ from typing import Any, Literal
 # The keywords whose branches E5 selects among (oneOf read as anyOf), in the order one schema's
 # combinators are resolved (E4).
 CombinatorKeyword = Literal["anyOf", "oneOf"]
-# The macro pair that renders a bound (templates/checks.j2 for the fast path and
-# templates/collector.j2 for the exact line dispatch on it): "number" (a comparison `compare`
-# with K, false for a non-finite number), "count" (`len` compared with K), "multiple",
-# "pattern", "unique".
+# The macro pair that renders a bound, the name templates/checks.j2 (the fast path) and
+# templates/collector.j2 (the exact line) dispatch on: "number" (a comparison `compare` with K,
+# false for a non-finite number), "count" (`len` compared with K), "multiple", "pattern",
+# "unique".
 Macro = Literal["number", "count", "multiple", "pattern", "unique"]
 # A bound's comparison with K: at least, more than, at most, less than.
 Comparison = Literal[">=", ">", "<=", "<"]
