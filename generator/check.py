@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from generator import errors
-from generator.errors import Notice
+from generator.errors import Notice, NoticeKind
 from generator.ir import NotEnforced
 from generator.load import Declaration
 from generator.patterns import translate
@@ -23,7 +23,7 @@ from generator.vocabulary import EXTENDED, SUBSET, Vocabulary
 class Checked:
     """What checking found in one declaration that was not refused."""
 
-    notices: tuple[Notice, ...]
+    notices: tuple[Notice[NoticeKind], ...]
     not_enforced: tuple[NotEnforced, ...]  # preorder
     unchecked: tuple[str, ...]  # pointers of objects whose undeclared keys go unchecked
 
@@ -37,7 +37,7 @@ def check(declaration: Declaration, vocabulary: Vocabulary = SUBSET) -> tuple[Sc
         pattern_check=translate,
         vocabulary=vocabulary,
     )
-    not_enforced = tuple(NotEnforced(pointer, keywords) for pointer, keywords in graph.not_enforced)
+    not_enforced = tuple(NotEnforced(pointer=p, keywords=keywords) for p, keywords in graph.not_enforced)
     # What is not enforced is one notice per tool; the rest as found.
     notices = [
         Notice(w.file, w.pointer, errors.NOTICE_KINDS[w.kind], w.reason)

@@ -20,7 +20,7 @@ import click
 
 from generator.command import Target, regenerate_command
 from generator.config import ConfigError, Settings, package_keywords, settings
-from generator.errors import NOT_ENFORCED, DeclarationError, Notice
+from generator.errors import NOT_ENFORCED, DeclarationError, Notice, NoticeKind
 from generator.sources import stdio as stdio_source
 from generator.textui import coloured_diff, counted
 from generator.vocabulary import VOCABULARIES
@@ -134,7 +134,7 @@ def main() -> None:
     "...).  [default: [tool.toolgen] allow, else none]",
 )
 @_color_option
-def generate(
+def generate(  # noqa: PLR0913  # click passes one argument per option of the command
     schemas: Path | None,
     out: Path | None,
     check: bool,
@@ -269,7 +269,7 @@ def _importable(out: Path) -> None:
         )
 
 
-def _is_allowed(warning: Notice, allow: frozenset[str]) -> bool:
+def _is_allowed(warning: Notice[NoticeKind], allow: frozenset[str]) -> bool:
     """Its kind is allowed, or it is a not-enforced warning whose every keyword is."""
     keywords = set(warning.keywords) if warning.kind == NOT_ENFORCED else set()
     return warning.kind in allow or (bool(keywords) and keywords <= allow)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from generator.vocabulary import SUBSET, Keyword, Vocabulary
+from generator.vocabulary import SUBSET, CombinatorKeyword, Keyword, Vocabulary
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class Bound:
 class Choice:
     """One `anyOf` / `oneOf` (E5): its branches (schema pointers) and what E5 reads from them."""
 
-    keyword: str
+    keyword: CombinatorKeyword
     branches: tuple[str, ...]
     names: tuple[str, ...]  # declared by any branch, at any depth
     tag: str | None  # discriminator property (E5 rule 2)

@@ -17,7 +17,7 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Any
+from typing import Any, Literal
 
 from generator.collector import CollectorPlan, numbered, possible
 from generator.ir import Bound, Node, ToolModule
@@ -73,7 +73,7 @@ def plan(tool: ToolModule) -> ModulePlan:
     # A list visit proves a child valid with its helper (collector.j2, proven).
     calls = [c for f in collector.functions for c in f.calls]
     fast.embed({id(c.fast) for c in calls if c.fast is not None and not c.direct})
-    return ModulePlan(tool, patterns, fast, collector)
+    return ModulePlan(tool=tool, patterns=patterns, fast=fast, collector=collector)
 
 
 # ---------- the fast path ----------
@@ -87,11 +87,16 @@ def plan(tool: ToolModule) -> ModulePlan:
 # in one group, nested combinators) is left to the collector: its fast test is `False`.
 
 
+# What an object's fast test does with a key it does not declare: nothing ("allow": an open
+# keyword or additionalProperties true), fail ("forbid"), or test its value ("check").
+ExtraRule = Literal["allow", "forbid", "check"]
+
+
 @dataclass
 class FastObject:
     required: tuple[str, ...]  # distinct, group order
     members: list[tuple[str, FastValue]]  # (name, its test) per declaring schema, group order
-    extra: str  # "allow" (open or additionalProperties true), "forbid", "check"
+    extra: ExtraRule
     declared: tuple[str, ...]
     extra_values: list[FastValue]
 
@@ -221,7 +226,7 @@ class FastPlan:
             found.recursive |= key in self._building
             found.users += 1
             return found
-        fv = FastValue(key)
+        fv = FastValue(key=key)
         self.values[key] = fv
         self._building.add(key)
         nodes = [self._nodes[p] for p in members]
@@ -260,6 +265,7 @@ class FastPlan:
             members = [(p, self.value(sub, p)) for n in nodes for p, sub in n.properties]
             extras = [n.extra for n in nodes if n.extra is not None]
             extra_values = [self.value(e, f"{name}_value") for e in extras if isinstance(e, str)]
+            extra: ExtraRule
             if any(n.open for n in nodes) or any(e is True for e in extras):
                 extra, extra_values = "allow", []
             else:
@@ -270,7 +276,14 @@ class FastPlan:
             extra_values = [v for v in extra_values if not v.empty or v.key in self._building]
             # an object none of whose keys is tested is its type test alone (a leaf)
             tested = required or members or extra != "allow" or self.tool.vocabulary.strict_keys
-            fv.obj = FastObject(required, members, extra, declared, extra_values) if tested else None
+            if tested:
+                fv.obj = FastObject(
+                    required=required,
+                    members=members,
+                    extra=extra,
+                    declared=declared,
+                    extra_values=extra_values,
+                )
         if fv.may("array"):
             items = [self.value(n.items, f"{name}_item") for n in nodes if n.items is not None]
             fv.items = [v for v in items if not v.empty or v.key in self._building]

@@ -36,13 +36,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any
 from urllib.parse import unquote
 
-from generator.errors import DeclarationError, Notice, pointer_join
+from generator.errors import DeclarationError, Notice, WarningKind, pointer_join
 from generator.patterns import PatternTranslation, components
 from generator.refusals import required_refusal, type_refusal
-from generator.vocabulary import EXTENDED, Vocabulary, is_number
+from generator.vocabulary import EXTENDED, CombinatorKeyword, Vocabulary, is_number
 
 __all__ = [
     "Combinator",
@@ -56,7 +56,7 @@ __all__ = [
 ]
 
 # In the order one schema's combinators are resolved (E4).
-COMBINATORS: tuple[Literal["anyOf", "oneOf"], ...] = ("anyOf", "oneOf")
+COMBINATORS: tuple[CombinatorKeyword, ...] = ("anyOf", "oneOf")
 DEFINITIONS = ("$defs", "definitions")
 OBJECT_KEYWORDS = ("properties", "required", "additionalProperties")
 
@@ -76,7 +76,7 @@ class Discriminator:
 class Combinator:
     """One `anyOf` / `oneOf` met in a group."""
 
-    keyword: Literal["anyOf", "oneOf"]
+    keyword: CombinatorKeyword
     schema: str  # pointer of the schema that carries it
     branches: tuple[Group, ...]  # each branch's own group (branch i is at schema/keyword/i)
     discriminator: Discriminator | None
@@ -113,7 +113,7 @@ class SchemaGraph:
     # Canonical groups on a cycle of descents (a tree, a linked list): each needs its own
     # function pair; every other group may be inlined where it is reached.
     recursive: frozenset[str]
-    warnings: tuple[Notice, ...]  # kinds: the keys of errors.NOTICE_KINDS (check.py maps them)
+    warnings: tuple[Notice[WarningKind], ...]  # kinds: the keys of errors.NOTICE_KINDS (check.py maps them)
     vocabulary: Vocabulary = EXTENDED  # what was interpreted
 
     @property
@@ -206,7 +206,7 @@ class _Analysis:
         # Per object schema, in walk order: its descents (properties, additionalProperties, items).
         self.descents: dict[str, list[str]] = {}
         self.definitions: list[str] = []
-        self.warnings: list[Notice] = []
+        self.warnings: list[Notice[WarningKind]] = []
         self.groups: dict[str, Group] = {}
 
     # ---------- reporting ----------
@@ -214,7 +214,7 @@ class _Analysis:
     def refuse(self, pointer: str, reason: str) -> DeclarationError:
         return DeclarationError(self.file, self.base + pointer, reason)
 
-    def warn(self, pointer: str, kind: str, keywords: tuple[str, ...], reason: str) -> None:
+    def warn(self, pointer: str, kind: WarningKind, keywords: tuple[str, ...], reason: str) -> None:
         self.warnings.append(Notice(self.file, self.base + pointer, kind, reason, keywords))
 
     # ---------- the whole analysis ----------
@@ -294,15 +294,7 @@ class _Analysis:
             children.append((pointer_join(pointer, "additionalProperties"), extra))
         elif not isinstance(extra, bool):
             raise self.refuse(pointer_join(pointer, "additionalProperties"), "expected a boolean or a schema")
-        if "items" in schema:
-            items = schema["items"]
-            at = pointer_join(pointer, "items")
-            if isinstance(items, list):
-                self.warn(at, "not_interpreted", ("items (tuple form)",), "not enforced: items (tuple form)")
-            elif isinstance(items, (dict, bool)):
-                children.append((at, items))
-            else:
-                raise self.refuse(at, "expected a schema (an object or a boolean) or a list of schemas")
+        children += self.check_items(pointer, schema)
         self.descents[pointer] = [at for at, _ in children]
         self.check_ref(pointer, schema)
         for keyword in self.in_place_keywords:
@@ -324,6 +316,20 @@ class _Analysis:
             )
         self.check_unsatisfiable(pointer, schema)
         return children
+
+    def check_items(self, pointer: str, schema: dict[str, Any]) -> list[tuple[str, Any]]:
+        """The schema `items` descends to, if any: its tuple form is not enforced (a warning),
+        anything but a schema or a list refused."""
+        if "items" not in schema:
+            return []
+        items = schema["items"]
+        at = pointer_join(pointer, "items")
+        if isinstance(items, list):
+            self.warn(at, "not_interpreted", ("items (tuple form)",), "not enforced: items (tuple form)")
+            return []
+        if not isinstance(items, (dict, bool)):
+            raise self.refuse(at, "expected a schema (an object or a boolean) or a list of schemas")
+        return [(at, items)]
 
     def check_ref(self, pointer: str, schema: dict[str, Any]) -> None:
         """A non-local $ref is not enforced; a local one is resolved to the canonical pointer of
@@ -486,7 +492,15 @@ class _Analysis:
         """G(pointer), from its links' groups (already built)."""
         schema = self.schemas[pointer]
         if isinstance(schema, bool):
-            return Group(pointer, (), (), pointer, False, (), None)
+            return Group(
+                schema=pointer,
+                members=(),
+                combinators=(),
+                canonical=pointer,
+                object_like=False,
+                declared=(),
+                accepts=None,
+            )
         links = [self.refs[pointer]] if pointer in self.refs else []
         if "allOf" in self.reads:
             links += _branches(pointer, schema, "allOf")
@@ -512,13 +526,19 @@ class _Analysis:
             accepts=_accepts(known),
         )
 
-    def combinator(self, pointer: str, keyword: Literal["anyOf", "oneOf"]) -> Combinator:
+    def combinator(self, pointer: str, keyword: CombinatorKeyword) -> Combinator:
         """The combinator `keyword` of `pointer` (built once: with its schema's group)."""
         branches = tuple(self.groups[b] for b in _branches(pointer, self.schemas[pointer], keyword))
         declared = dict.fromkeys(
             n for b in branches for names in (b.declared, *(c.declared for c in b.combinators)) for n in names
         )
-        return Combinator(keyword, pointer, branches, self.discriminator(branches), tuple(declared))
+        return Combinator(
+            keyword=keyword,
+            schema=pointer,
+            branches=branches,
+            discriminator=self.discriminator(branches),
+            declared=tuple(declared),
+        )
 
     def discriminator(self, branches: tuple[Group, ...]) -> Discriminator | None:
         if not all(b.object_like for b in branches):
@@ -528,7 +548,7 @@ class _Analysis:
         for name in (n for n in names if all(n in tags for tags in tagged)):
             values = [tags[name] for tags in tagged]
             if all(not json_equal(a, b) for i, a in enumerate(values) for b in values[i + 1 :]):
-                return Discriminator(name, tuple(values))
+                return Discriminator(name=name, tags=tuple(values))
         return None
 
     def tags(self, branch: Group) -> dict[str, Any]:

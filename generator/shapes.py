@@ -18,16 +18,18 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from generator.errors import DeclarationError, pointer_join
 
 NO_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
 
-OPENAI = "openai"
-OPENAI_RESPONSES = "openai-responses"
-ANTHROPIC = "anthropic"
-MCP = "mcp"
+# The recognised shapes a tool is written in.
+Shape = Literal["openai", "openai-responses", "anthropic", "mcp"]
+OPENAI: Shape = "openai"
+OPENAI_RESPONSES: Shape = "openai-responses"
+ANTHROPIC: Shape = "anthropic"
+MCP: Shape = "mcp"
 
 _SHAPES = (
     "an OpenAI function tool {type: function, function: {name, parameters}}, "
@@ -44,7 +46,7 @@ class FoundTool:
     parameters: Any
     pointer: str  # JSON pointer of the parameters schema inside the file
     raw: Any  # the tool's own JSON object, as written
-    form: str  # which of the recognised shapes it was written in
+    form: Shape  # which of the recognised shapes it was written in
     listed: bool = False  # one of many tools in its file: messages name it
 
 
@@ -104,8 +106,9 @@ def _single(value: Any, file: str, where: str) -> FoundTool:
     raise DeclarationError(file, where, f"unrecognised declaration; expected {_SHAPES}")
 
 
-def _tool(holder: dict[str, Any], file: str, where: str, key: str, raw: Any, form: str) -> FoundTool:
+def _tool(holder: dict[str, Any], file: str, where: str, key: str, raw: Any, form: Shape) -> FoundTool:
     name = holder.get("name")
     if not isinstance(name, str) or not name:
         raise DeclarationError(file, pointer_join(where, "name"), "the tool name is missing or empty")
-    return FoundTool(name, holder.get(key, NO_PARAMETERS), pointer_join(where, key), raw, form)
+    parameters = holder.get(key, NO_PARAMETERS)
+    return FoundTool(name=name, parameters=parameters, pointer=pointer_join(where, key), raw=raw, form=form)

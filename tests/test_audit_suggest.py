@@ -13,7 +13,7 @@ import pytest
 from generator.readers.admits import Schema
 from generator.readers.auditrun import package_schemas
 from generator.readers.package import Package, import_package
-from generator.readers.repairs import KINDS, Repairs, renamed_to, repaired
+from generator.readers.repairs import KINDS, RepairKind, Repairs, renamed_to, repaired
 from tests.toolgen_cli import ROOT, invoke
 
 DECLARATIONS = ROOT / "tests" / "data" / "audit_suggest"
@@ -175,7 +175,7 @@ def test_number_from_string_follows_the_strict_json_grammar(
     ],
 )
 def test_each_kind_applies_exactly_where_its_rule_says(
-    kind: str, schema: dict[str, Any], value: Any, fixed: Any
+    kind: RepairKind, schema: dict[str, Any], value: Any, fixed: Any
 ) -> None:
     assert repaired((kind,), value, Schema(schema, schema))[0] == fixed
 
