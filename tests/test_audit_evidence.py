@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import statistics
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from generator.readers.evidence import (
     wilson,
 )
 from generator.readers.repairs import KINDS
+from generator.readers.suggestions import ADOPTING
 from tests.test_audit_suggest import generated
 from tests.toolgen_cli import ROOT, invoke
 
@@ -181,7 +183,8 @@ def test_the_json_report_gives_each_share_its_interval_and_the_table_that_adopts
 
 
 def printed_toml(report: str) -> str:
-    return report[report.index("in pyproject.toml:\n") + len("in pyproject.toml:\n") :]
+    introduced = f"{ADOPTING} where they rescued calls:\n"
+    return report[report.index(introduced) + len(introduced) :]
 
 
 def test_the_printed_lines_are_the_toml_of_the_adopt_table(package_dir: Path, tmp_path: Path) -> None:
@@ -233,7 +236,7 @@ def test_the_bar_from_the_command_line(package_dir: Path, tmp_path: Path) -> Non
         "boolean-from-string 10 calls; 13.0% no repair rescues: real errors that no rule would hide.\n"
     )
     # 10 of 23 has a lower bound of 25.63%: 25.6% clears it, 25.7% does not.
-    assert "to adopt them" in suggest(package_dir, log, "--min-share", "0.256")
+    assert ADOPTING in suggest(package_dir, log, "--min-share", "0.256")
     higher = suggest(package_dir, log, "--min-share", "0.257")
     assert higher.endswith(
         "what it means: a share too uncertain to justify a rule (lower bound under 25.7%): "
@@ -290,3 +293,25 @@ def test_a_bar_out_of_range_is_a_usage_error(
     done = invoke("audit", "--package", str(package_dir), "--suggest", *options, str(log))
     assert done.exit_code == 2
     assert done.stderr.endswith(f"Error: {problem}\n")
+
+
+def toml_blocks(page: str) -> list[dict[str, Any]]:
+    found = re.findall(r"^```toml\n(.*?)^```$", page, re.MULTILINE | re.DOTALL)
+    return [tomllib.loads(block) for block in found]
+
+
+def test_the_docs_show_the_defaults_and_a_table_of_the_format() -> None:
+    """docs/audit-suggest.md's TOML blocks are shown, not run: they are read here instead."""
+    bar, table = toml_blocks((ROOT / "docs" / "audit-suggest.md").read_text("utf-8"))
+    defaults = {"suggest-min-rescued": DEFAULT_BAR.min_rescued, "suggest-min-share": DEFAULT_BAR.min_share}
+    assert bar == {"tool": {"toolgen": defaults}}
+    repairs = table["tool"]["toolgen"]["repairs"]
+    assert set(repairs) == {"all", "tools", "parameters"}
+    lists = [repairs["all"], *repairs["tools"].values()]
+    lists += [kinds for members in repairs["parameters"].values() for kinds in members.values()]
+    assert all(kinds and set(kinds) <= set(KINDS) for kinds in lists)
+    # What the report prints is the `parameters` part of the same format.
+    assert toml_lines(repairs["parameters"]) == [
+        "[tool.toolgen.repairs.parameters.AskUserQuestion]",
+        '"questions[*].multiSelect" = ["boolean-from-string"]',
+    ]

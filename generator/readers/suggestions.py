@@ -19,6 +19,9 @@ from generator.readers.evidence import (
 from generator.readers.repairs import KINDS, RENAMED_PARAMETER, Repairs
 from generator.textui import counted, percent, table
 
+# What introduces the lines a project pastes into its pyproject.toml.
+ADOPTING = "the [tool.toolgen.repairs] lines that adopt them"
+
 
 def _rows(repairs: Repairs, kind: str) -> list[tuple[str, str, int]]:
     found = [(tool, parameter, n) for (k, tool, parameter), n in repairs.parameters.items() if k == kind]
@@ -113,7 +116,7 @@ def repairs_text(repairs: Repairs, without_arguments: int, bar: EvidenceBar) -> 
     ]
     adopt = adopting(repairs, bar)
     if adopt:
-        out += ["", "to adopt them where they rescued calls, in pyproject.toml:", *toml_lines(adopt)]
+        out += ["", f"{ADOPTING} where they rescued calls:", *toml_lines(adopt)]
     return "\n".join(out)
 
 
