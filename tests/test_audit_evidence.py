@@ -202,14 +202,14 @@ def test_toml_lines_quote_what_toml_needs_and_list_kinds_in_their_order() -> Non
         ("number-from-string", 'odd "tool".v2', "a\\b\tc\x7f"),
         ("number-from-string", "trip", "(input)"),
         ("renamed-parameter", "trip", "task_id -> taskId"),  # not adopted: left out
-        ("enum-case", "trip", "Straße ✈"),
+        ("enum-case", "trip", "Straße ✈ 😀"),
     ]
     kinds = ["number-from-string", "json-from-string", "array-from-single", "enum-case", "null-as-missing"]
     table = adoption(kinds, tools)
     assert table == {
         'odd "tool".v2': {"a\\b\tc\x7f": ["number-from-string"]},
         "plan_trip": {"cities": ["json-from-string", "array-from-single"], "notes": ["null-as-missing"]},
-        "trip": {"(input)": ["number-from-string"], "Straße ✈": ["enum-case"]},
+        "trip": {"(input)": ["number-from-string"], "Straße ✈ 😀": ["enum-case"]},
     }
     lines = toml_lines(table)
     assert lines == [
@@ -222,7 +222,7 @@ def test_toml_lines_quote_what_toml_needs_and_list_kinds_in_their_order() -> Non
         "",
         "[tool.toolgen.repairs.parameters.trip]",
         '"(input)" = ["number-from-string"]',
-        '"Straße ✈" = ["enum-case"]',
+        '"Straße ✈ 😀" = ["enum-case"]',
     ]
     assert tomllib.loads("\n".join(lines)) == {"tool": {"toolgen": {"repairs": {"parameters": table}}}}
     assert (toml_key("plan-trip_2"), toml_key("")) == ("plan-trip_2", '""')

@@ -113,12 +113,18 @@ def toml_key(name: str) -> str:
 
 
 def toml_string(text: str) -> str:
-    """A TOML basic string: quote, backslash and the control characters TOML forbids escaped,
-    every other character as it is (TOML's \\u escapes take no surrogates)."""
-    escaped = "".join(
-        "\\" + c if c in '"\\' else f"\\u{ord(c):04X}" if ord(c) < 0x20 or ord(c) == 0x7F else c for c in text
-    )
-    return f'"{escaped}"'
+    """A TOML basic string: every character as it is but those TOML wants escaped."""
+    return '"' + "".join(_toml_character(c) for c in text) + '"'
+
+
+def _toml_character(c: str) -> str:
+    if c in '"\\':
+        return "\\" + c
+    if ord(c) < 0x20 or ord(c) == 0x7F:  # control characters (tab too: a key reads plainly)
+        return f"\\u{ord(c):04X}"
+    # Everything else as it is: TOML's \u escapes take no surrogate halves, so a character
+    # beyond the Basic Multilingual Plane cannot be escaped as JSON would.
+    return c
 
 
 def _toml_list(items: list[str]) -> str:
