@@ -522,7 +522,7 @@ def explain(tool: str, schemas: Path | None, keywords: str | None) -> None:
     default=None,
     help="Show a progress bar. Default: on a terminal, or for files over 1 MB.",
 )
-def audit(
+def audit(  # noqa: PLR0913  # click passes one argument per option of the command
     files: tuple[Path, ...],
     package: Path | None,
     as_json: bool,

@@ -86,25 +86,31 @@ def table(root: Path, here: Path) -> tuple[Path | None, dict[str, Any]]:
     for key, value in found.items():
         if key not in KEYS:
             raise refused(f"{key}: unknown key; expected one of {', '.join(KEYS)}")
-        if key in NUMBERS:
-            if (problem := number_problem(key, value)) is not None:
-                raise refused(f"{key}: {problem}")
-        elif key not in LISTS:
-            if not isinstance(value, str) or not value:
-                raise refused(f"{key}: expected a non-empty string")
-        elif not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise refused(f"{key}: expected a list of strings")
-        elif not all(value):
-            raise refused(f"{key}: an empty string in the list")
-        elif key == "allow":
-            try:
-                allowed(value)
-            except ValueError as exc:
-                raise refused(f"allow: {exc}") from None
+        if (problem := value_problem(key, value)) is not None:
+            raise refused(f"{key}: {problem}")
     keywords = found.get("keywords")
     if keywords is not None and keywords not in KEYWORD_MODES:
         raise refused(f"keywords: {keywords!r} is not one of {', '.join(KEYWORD_MODES)}")
     return path, found
+
+
+def value_problem(key: str, value: object) -> str | None:
+    """Why `value` cannot be the known key `key`'s, or None: each key has one kind of value (a
+    number of the evidence bar, a list of non-empty strings, or a non-empty string)."""
+    if key in NUMBERS:
+        return number_problem(key, value)
+    if key not in LISTS:
+        return None if isinstance(value, str) and value else "expected a non-empty string"
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        return "expected a list of strings"
+    if not all(value):
+        return "an empty string in the list"
+    if key == "allow":
+        try:
+            allowed(value)
+        except ValueError as exc:
+            return str(exc)
+    return None
 
 
 def number_problem(key: str, value: object) -> str | None:

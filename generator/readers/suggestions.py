@@ -16,7 +16,7 @@ from generator.readers.evidence import (
     toml_lines,
     wilson,
 )
-from generator.readers.repairs import KINDS, RENAMED_PARAMETER, Repairs
+from generator.readers.repairs import KINDS, RENAMED_PARAMETER, RepairKind, Repairs
 from generator.textui import counted, percent, table
 
 # What introduces the lines a project pastes into its pyproject.toml.
@@ -28,7 +28,7 @@ def _rows(repairs: Repairs, kind: str) -> list[tuple[str, str, int]]:
     return sorted(found, key=lambda row: (-row[2], row[0], row[1]))
 
 
-def adopted(repairs: Repairs, bar: EvidenceBar) -> list[str]:
+def adopted(repairs: Repairs, bar: EvidenceBar) -> list[RepairKind]:
     """The kinds whose rescues clear the bar, in KINDS order. Never renamed-parameter: a
     misread name is fixed in the declaration, not accepted by a rule."""
     whole = repairs.considered
@@ -86,7 +86,7 @@ def _share(part: int, whole: int) -> str:
     return f"{percent(part, whole)}; {CONFIDENCE:.0%} interval {_fraction(low)} to {_fraction(high)}"
 
 
-def _bounded(kind: str, repairs: Repairs) -> str:
+def _bounded(kind: RepairKind, repairs: Repairs) -> str:
     """`number-from-string 21.4% (lower bound 7.5%)`."""
     rescued, whole = repairs.rescued[kind], repairs.considered
     lower = outward(wilson(rescued, whole), 3)[0]
