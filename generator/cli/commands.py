@@ -18,18 +18,18 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from generator.command import Target, regenerate_command
-from generator.config import ConfigError, Settings, package_keywords, settings
-from generator.errors import NOT_ENFORCED, DeclarationError, Notice
-from generator.sources import stdio as stdio_source
-from generator.textui import coloured_diff, counted
-from generator.vocabulary import VOCABULARIES
+from ..base.textui import coloured_diff, counted
+from ..front.errors import NOT_ENFORCED, DeclarationError, Notice
+from ..front.vocabulary import VOCABULARIES
+from ..package.command import Target, regenerate_command
+from ..sources import stdio as stdio_source
+from .config import ConfigError, Settings, package_keywords, settings
 
 if TYPE_CHECKING:
-    from generator.build import Build
-    from generator.readers.auditrun import AuditRun
-    from generator.readers.package import Package
-    from generator.write import Plan
+    from ..package.build import Build
+    from ..package.write import Plan
+    from ..readers.auditrun import AuditRun
+    from ..readers.package import Package
 
 _PROGRESS_BYTES = 1 << 20  # files larger than this get a progress bar even off a terminal
 
@@ -153,10 +153,10 @@ def generate(
     # Imported here: the compiler (jinja2, black) costs a third of a second to import, which
     # the reading commands (validate, explain, audit) should not pay. generator.build itself
     # imports neither: a renderer does, when it first renders.
-    from generator.build import build, declaration_files, fingerprint
-    from generator.overlap import Service, edited  # (and generator.build, which the worker inherits)
-    from generator.verified import Record, long_lived
-    from generator.write import OutputError, Staging, check_output_folder, diff, locked
+    from ..package.build import build, declaration_files, fingerprint
+    from ..package.overlap import Service, edited  # (and generator.build, which the worker inherits)
+    from ..package.verified import Record, long_lived
+    from ..package.write import OutputError, Staging, check_output_folder, diff, locked
 
     schemas, out = options.schemas, options.out
     # The declaration files, which pass 1 then uses; refused, before any work, a folder that is
@@ -319,7 +319,7 @@ def _out_of_sync(
 def _package(options: Settings) -> Package:
     # The readers import the generated package: only the commands that need it load them,
     # so `generate` runs (and repairs) whatever state the output package is in.
-    from generator.readers.package import NoPackage, PackageError, import_package
+    from ..readers.package import NoPackage, PackageError, import_package
 
     if not options.out.exists():
         origin = "--package" if "out" in options.explicit else options.origin("out")
@@ -436,7 +436,7 @@ def _say(text: str) -> None:
 
 def _no_validator(tool: str, package: Package, where: str = "") -> tuple[str, bool]:
     """The result line for a tool without validator, and whether it passes (unless a typo)."""
-    from generator.readers.didyoumean import meant
+    from ..readers.didyoumean import meant
 
     if typo_of := meant(tool, package.TOOL_NAMES):
         return f"{tool}: no validator{where}; did you mean {typo_of}?", False
@@ -476,7 +476,7 @@ def explain(tool: str, schemas: Path | None, keywords: str | None) -> None:
     the validator is generated from, then each declared constraint that is not enforced,
     with the reason. Exit 2 when TOOL is not declared in --schemas.
     """
-    from generator.readers import explain as explain_module
+    from ..readers import explain as explain_module
 
     try:
         options = _settings(schemas=schemas, keywords=keywords)
@@ -526,9 +526,9 @@ def audit(
     cannot be read are counted and listed. Exit 0 after a report; 2 when a file or the
     package cannot be read.
     """
-    from generator.pool import usable_workers
-    from generator.readers import audit as audit_module
-    from generator.readers.auditrun import AuditRun, Replayer
+    from ..base.pool import usable_workers
+    from ..readers import audit as audit_module
+    from ..readers.auditrun import AuditRun, Replayer
 
     options = _settings(out=package)
     out = options.out
@@ -551,7 +551,7 @@ def audit(
 def _audit_file(run: AuditRun, path: Path, progress: bool | None) -> None:
     import zlib
 
-    from generator.readers.auditrun import opened
+    from ..readers.auditrun import opened
 
     if path.as_posix() == "-" and sys.stdin.isatty():
         click.echo("reading JSON Lines of calls from standard input (end with Ctrl-D)", err=True)
@@ -610,10 +610,10 @@ def import_(
     --check when the declarations differ from the code (a unified diff and the command that
     fixes it); 2 when a source fails or a tool clashes with another (nothing written).
     """
-    from generator import snapshot
-    from generator.sources.collect import collect
-    from generator.sources.tool import ImportRefused
-    from generator.write import OutputError
+    from ..package.write import OutputError
+    from ..sources.collect import collect
+    from ..sources.tool import ImportRefused
+    from . import snapshot
 
     options = _settings(schemas=schemas)
     # The sources as given, for the fix of drift: those of [tool.toolgen] are not repeated.

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.errors import NOTICE_KINDS
-from generator.load import TOML_ERRORS, project_root, read_toml
-from generator.vocabulary import KNOWN_NOT_INTERPRETED as ALLOWABLE_KEYWORDS
-from generator.vocabulary import VOCABULARIES
+from ..front.errors import NOTICE_KINDS
+from ..front.load import TOML_ERRORS, project_root, read_toml
+from ..front.vocabulary import KNOWN_NOT_INTERPRETED as ALLOWABLE_KEYWORDS
+from ..front.vocabulary import VOCABULARIES
 
 KEYWORD_MODES = tuple(VOCABULARIES)
 DEFAULTS: dict[str, str] = {"schemas": "tool_schemas", "out": "generated", "keywords": "subset"}

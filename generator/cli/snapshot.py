@@ -14,10 +14,10 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.errors import DeclarationError
-from generator.load import TOML_ERRORS, read_declarations, read_toml
-from generator.sources.tool import ImportedTool, ImportRefused
-from generator.write import atomic_write, folder_diff, locked
+from ..front.errors import DeclarationError
+from ..front.load import TOML_ERRORS, read_declarations, read_toml
+from ..package.write import atomic_write, folder_diff, locked
+from ..sources.tool import ImportedTool, ImportRefused
 
 MANIFEST = "toolgen-import.toml"
 _SAFE = re.compile(r"[A-Za-z0-9_\-][A-Za-z0-9_.\-]{0,99}")

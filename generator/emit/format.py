@@ -18,7 +18,7 @@ import black
 from black.mode import TargetVersion
 from black.parsing import InvalidInput
 
-from generator.pool import pool_context, usable_workers
+from ..base.pool import pool_context, usable_workers
 
 # Pinned in code so that output never depends on a reader's black configuration.
 MODE = black.Mode(

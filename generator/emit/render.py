@@ -12,11 +12,11 @@ import math
 import re
 from typing import TYPE_CHECKING, Any
 
-from generator.openai_strict import qualifies
-from generator.plan import ModulePlan, paired
-from generator.shapes import describe
-from generator.support import SUPPORT as SUPPORT
-from generator.support import TEMPLATES as TEMPLATES
+from ..front.shapes import describe
+from ..plan.fast import ModulePlan, paired
+from .openai_strict import qualifies
+from .support import SUPPORT as SUPPORT
+from .support import TEMPLATES as TEMPLATES
 
 if TYPE_CHECKING:  # imported when an environment is made: a run that renders nothing never loads it
     import jinja2

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator import errors
-from generator.errors import Notice
-from generator.ir import NotEnforced
-from generator.load import Declaration
-from generator.patterns import translate
-from generator.schema_graph import DEFINITIONS, SchemaGraph, analyse
-from generator.vocabulary import EXTENDED, SUBSET, Vocabulary
+from ..ir.nodes import NotEnforced
+from . import errors
+from .errors import Notice
+from .load import Declaration
+from .patterns import translate
+from .schema_graph import DEFINITIONS, SchemaGraph, analyse
+from .vocabulary import EXTENDED, SUBSET, Vocabulary
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10 has no tomllib
     import tomli as tomllib
 
-from generator.errors import DeclarationError, pointer_join
-from generator.shapes import tools_in
+from .errors import DeclarationError, pointer_join
+from .shapes import tools_in
 
 # What reading a TOML file (read_toml) may raise: each caller refuses it in its own words.
 TOML_ERRORS = (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from generator.errors import pointer_join
+from .errors import pointer_join
 
 TYPE_NAMES = ("string", "number", "integer", "boolean", "object", "array", "null")
 

@@ -25,10 +25,10 @@ from types import MappingProxyType
 from typing import Any, Literal
 from urllib.parse import unquote
 
-from generator.errors import DeclarationError, Notice, pointer_join
-from generator.patterns import PatternTranslation, components
-from generator.refusals import required_refusal, type_refusal
-from generator.vocabulary import EXTENDED, Vocabulary, is_number
+from .errors import DeclarationError, Notice, pointer_join
+from .patterns import PatternTranslation, components
+from .refusals import required_refusal, type_refusal
+from .vocabulary import EXTENDED, Vocabulary, is_number
 
 __all__ = [
     "Combinator",

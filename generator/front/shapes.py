@@ -12,7 +12,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from generator.errors import DeclarationError, pointer_join
+from .errors import DeclarationError, pointer_join
 
 NO_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
 

@@ -10,14 +10,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from generator.check import Checked
-from generator.errors import pointer_join
-from generator.ir import Bound, Choice, Node, ToolModule
-from generator.load import Declaration
-from generator.names import module_name
-from generator.patterns import translate
-from generator.schema_graph import DEFINITIONS, SchemaGraph, declared_types, is_local, object_like
-from generator.vocabulary import EXTENDED, Vocabulary
+from ..front.check import Checked
+from ..front.errors import pointer_join
+from ..front.load import Declaration
+from ..front.patterns import translate
+from ..front.schema_graph import DEFINITIONS, SchemaGraph, declared_types, is_local, object_like
+from ..front.vocabulary import EXTENDED, Vocabulary
+from .names import module_name
+from .nodes import Bound, Choice, Node, ToolModule
 
 
 def _bounds(schema: dict[str, Any], vocabulary: Vocabulary) -> tuple[Bound, ...]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from generator.vocabulary import SUBSET, Keyword, Vocabulary
+from ..front.vocabulary import SUBSET, Keyword, Vocabulary
 
 
 @dataclass(frozen=True)

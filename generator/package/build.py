@@ -21,24 +21,8 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from generator import header as hdr
-from generator.check import check
-from generator.command import BUILT_IN, Target, regenerate_command
-from generator.errors import DeclarationError, Notice, Refusals
-from generator.load import (
-    Declaration,
-    declarations_in,
-    display_name,
-    labeller,
-    name_refusal,
-    project_root,
-    read_source,
-    schema_files,
-)
-from generator.lower import lower
-from generator.names import module_name
-from generator.plan import plan
-from generator.render import (
+from ..emit import header as hdr
+from ..emit.render import (
     PATHS,
     SUPPORT,
     TEMPLATES,
@@ -49,14 +33,30 @@ from generator.render import (
     render_init,
     render_tool,
 )
-from generator.verified import Identity, Record, Tool, identity
-from generator.vocabulary import VOCABULARIES, Vocabulary
+from ..front.check import check
+from ..front.errors import DeclarationError, Notice, Refusals
+from ..front.load import (
+    Declaration,
+    declarations_in,
+    display_name,
+    labeller,
+    name_refusal,
+    project_root,
+    read_source,
+    schema_files,
+)
+from ..front.vocabulary import VOCABULARIES, Vocabulary
+from ..ir.lower import lower
+from ..ir.names import module_name
+from ..plan.fast import plan
+from .command import BUILT_IN, Target, regenerate_command
+from .verified import Identity, Record, Tool, identity
 
 if TYPE_CHECKING:  # jinja2 and black are imported by the stages that render (pass 2), only when
     # a run renders here: pass 1 never needs them, so it can run while a worker imports them.
     import jinja2
 
-    from generator.format import Formatter
+    from ..emit.format import Formatter
 
 GENERATOR = Path(__file__).resolve().parent
 # The modules whose code does not decide the bytes of a generated file: the CLI, the writer, the
@@ -360,7 +360,7 @@ class LocalRenderer:
 
     def submit(self, name: str, job: Job) -> None:
         if self._started is None:
-            from generator.format import Formatter
+            from ..emit.format import Formatter
 
             self._started = environment(), Formatter()
         env, formatter = self._started

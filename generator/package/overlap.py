@@ -19,9 +19,9 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 
-from generator.build import Job, LocalRenderer, Renderer, render_job
-from generator.pool import can_fork, usable_workers
-from generator.vocabulary import VOCABULARIES
+from ..base.pool import can_fork, usable_workers
+from ..front.vocabulary import VOCABULARIES
+from .build import Job, LocalRenderer, Renderer, render_job
 
 # The templates a tool's two modules render with (module.py.j2 includes the other two).
 _TOOL_TEMPLATES = ("module.py.j2", "checks.j2", "collector.j2", "declaration.py.j2")
@@ -33,8 +33,8 @@ def _worker(conn: Connection, parents: Connection, keywords: str) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # ^C is the parent's to handle; it kills us
     parents.close()  # the parent's end open in the parent only: its exit ends our input
     try:
-        from generator.format import format_source
-        from generator.render import environment
+        from ..emit.format import format_source
+        from ..emit.render import environment
 
         env = environment()
         for template in _TOOL_TEMPLATES:

@@ -21,8 +21,8 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
-from generator.header import Header
-from generator.write import atomic_write
+from ..emit.header import Header
+from .write import atomic_write
 
 # The record is chunks of marshal data (fast to load: it is read by every run, 10,000
 # entries and more), each after the sha256 of its bytes and their length, checked before

@@ -25,8 +25,8 @@ from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.header import HEADER as HEADER
-from generator.load import project_root
+from ..emit.header import HEADER as HEADER
+from ..front.load import project_root
 
 # Written last (after every module they may name) and in this order; orphans go after them.
 _LAST = {"_support.py": 1, "_declarations.py": 2, "__init__.py": 3}

@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 from graphlib import TopologicalSorter
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from generator.ir import Choice, ToolModule
-from generator.names import identifier
-from generator.vocabulary import Keyword
+from ..front.vocabulary import Keyword
+from ..ir.names import identifier
+from ..ir.nodes import Choice, ToolModule
 
 if TYPE_CHECKING:  # the plan stage builds the fast path first and hands it here
-    from generator.plan import FastPlan, FastValue
+    from .fast import FastPlan, FastValue
 
 DEPTH_LIMIT = 256
 

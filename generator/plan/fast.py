@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
-from generator.collector import CollectorPlan, numbered, possible
-from generator.ir import Bound, Node, ToolModule
-from generator.names import identifier
-from generator.schema_graph import tokens as pointer_tokens
+from ..front.schema_graph import tokens as pointer_tokens
+from ..ir.names import identifier
+from ..ir.nodes import Bound, Node, ToolModule
+from .collector import CollectorPlan, numbered, possible
 
 # Module-level names every module defines; a constant or helper never takes one of these.
 _FIXED = frozenset({"TOOL_NAME", "NOT_ENFORCED", "ONE", "MANY", "DECLARED"})

@@ -19,8 +19,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.readers.admits import Schema
-from generator.readers.didyoumean import folded
+from .admits import Schema
+from .didyoumean import folded
 
 NUMBER_FROM_STRING = "number-from-string"
 BOOLEAN_FROM_STRING = "boolean-from-string"

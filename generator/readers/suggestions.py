@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.readers.repairs import KINDS, RENAMED_PARAMETER, Repairs
-from generator.textui import counted, percent, table
+from ..base.textui import counted, percent, table
+from .repairs import KINDS, RENAMED_PARAMETER, Repairs
 
 # A kind that rescues less than this share of the rejected calls is not worth a
 # compatibility rule: the rule would be code, documentation and a looser contract for
