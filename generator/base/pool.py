@@ -2,7 +2,7 @@
 
 Shared by the commands that pool work over processes (`generate` formats files with black,
 `audit` replays calls): both use every core this process may run on, within TOOLGEN_JOBS.
-Kept apart from generator/format.py so that a command which never formats (audit) does not
+Kept apart from generator/emit/format.py so that a command which never formats (audit) does not
 import black to learn how many cores it has.
 """
 

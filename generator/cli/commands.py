@@ -1,4 +1,4 @@
-"""The command line, `toolgen` (also `python -m generator`). Exit status everywhere: 0 success,
+"""The command line, `toolgen` (also `python -m toolgen`). Exit status everywhere: 0 success,
 1 "no" (out of sync, invalid call), 2 refused input or unusable files."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 _PROGRESS_BYTES = 1 << 20  # files larger than this get a progress bar even off a terminal
 
-# Defaults come from the project's [tool.toolgen] table, else these (generator/config.py): an
+# Defaults come from the project's [tool.toolgen] table, else these (generator/cli/config.py): an
 # option not given is None, so that the table can supply it.
 _folder_option = partial(click.option, metavar="DIR", type=click.Path(path_type=Path))
 _flag = partial(click.option, is_flag=True)
@@ -151,10 +151,10 @@ def generate(
     """
     options = _settings(allow, schemas=schemas, out=out, keywords=keywords)
     # Imported here: the compiler (jinja2, black) costs a third of a second to import, which
-    # the reading commands (validate, explain, audit) should not pay. generator.build itself
+    # the reading commands (validate, explain, audit) should not pay. package.build itself
     # imports neither: a renderer does, when it first renders.
     from ..package.build import build, declaration_files, fingerprint
-    from ..package.overlap import Service, edited  # (and generator.build, which the worker inherits)
+    from ..package.overlap import Service, edited  # (and package.build, which the worker inherits)
     from ..package.verified import Record, long_lived
     from ..package.write import OutputError, Staging, check_output_folder, diff, locked
 
@@ -166,14 +166,14 @@ def generate(
         _fail(f"{schemas.as_posix()}: no *.json declarations in this folder; nothing written")
     # When a declaration changed since the package was written (an edit to render), a worker
     # that imports the compiler and renders pass 2's files starts now, on two or more cores,
-    # so that its start-up overlaps pass 1 (generator/overlap.py).
+    # so that its start-up overlaps pass 1 (generator/package/overlap.py).
     service = Service.start(options.keywords) if edited(schemas, declarations, out) else None
     started = time.perf_counter()
     try:
         check_output_folder(out, schemas)
         _importable(out)  # after the safety checks, whose reasons matter more
         # --check reuses too: a file is reused only when its bytes are what its header says
-        # and the package was written by this generator (generator/build.py). The lock is
+        # and the package was written by this generator (generator/package/build.py). The lock is
         # held from the first read of the package to the last write (shared for --check).
         staging = Staging(out, write=not check)
         with ExitStack() as stack:
@@ -183,7 +183,7 @@ def generate(
                 else:
                     staging.begin()
             stack.callback(staging.abort)  # temp files of a run that does not commit
-            # What this run reads it records (beside the package, generator/verified.py), so
+            # What this run reads it records (beside the package, generator/package/verified.py), so
             # the next run need not read it again unless it changed.
             command = _regenerate(options)
             record = Record(out, fingerprint(options.keywords), command)

@@ -1,4 +1,4 @@
-"""The compiled tier: `python -m generator.compile [PACKAGE]` builds the generated modules with mypyc.
+"""The compiled tier: `python -m toolgen.cli.compile [PACKAGE]` builds the generated modules with mypyc.
 
 Each module but `__init__` gets an extension (`name.cpython-*.so`) next to its `.py` file,
 plus one shared library, `_compiled__mypyc`, inside the package; Python's import system
@@ -79,7 +79,7 @@ def compile_package(package: Path) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m generator.compile", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m toolgen.cli.compile", description=__doc__)
     parser.add_argument("package", nargs="?", default="generated", type=Path)
     parser.add_argument("--clean", action="store_true", help="remove the compiled modules")
     args = parser.parse_args(argv)

@@ -22,7 +22,7 @@ KEYWORD_MODES = tuple(VOCABULARIES)
 DEFAULTS: dict[str, str] = {"schemas": "tool_schemas", "out": "generated", "keywords": "subset"}
 LISTS = ("allow", "import", "import-stdio")  # keys whose value is a list of strings
 KEYS = (*DEFAULTS, *LISTS)
-# What `--allow` (and `allow = [...]`) names: a kind of warning (generator/errors.py), or a
+# What `--allow` (and `allow = [...]`) names: a kind of warning (generator/front/errors.py), or a
 # JSON Schema keyword that a "not enforced" warning may list; a "not enforced" warning is
 # allowed when every keyword it lists is. Keywords the generator interprets in both modes are
 # left out: they are never reported as not enforced.
@@ -40,7 +40,7 @@ class Settings:
     out: Path
     keywords: str
     allow: frozenset[str]
-    root: Path  # the project root (generator/load.py's project_root)
+    root: Path  # the project root (generator/front/load.py's project_root)
     config: Path | None  # its pyproject.toml when it has one
     # The options that came from the command line: a fix command repeats only these, since
     # the rest is read from the same table again.

@@ -95,7 +95,7 @@ class Formatter:
         # Sized for the whole run, since files keep coming: the cores, within TOOLGEN_JOBS.
         count = self._workers or usable_workers()
         try:
-            pool = ProcessPoolExecutor(count, mp_context=pool_context(["generator.format"]))
+            pool = ProcessPoolExecutor(count, mp_context=pool_context([__name__]))
         except (OSError, ValueError):
             self._serial = True
             return

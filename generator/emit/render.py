@@ -3,17 +3,18 @@
 `templates/module.py.j2` lays out a tool module and `templates/checks.j2` holds one macro
 pair per IR check; `_support.py` is a plain Python file, copied. Every value taken from a
 declaration reaches generated code through `py` (a Python literal, via repr) or, inside a
-docstring, `doc`. The header is added after formatting (generator/header.py).
+docstring, `doc`. The header is added after formatting (generator/emit/header.py).
 """
 
 from __future__ import annotations
 
-import math
 import re
 from typing import TYPE_CHECKING, Any
 
 from ..front.shapes import describe
-from ..plan.fast import ModulePlan, paired
+from ..plan.fast import paired
+from ..plan.module import ModulePlan
+from .literal import py_literal
 from .openai_strict import qualifies
 from .support import SUPPORT as SUPPORT
 from .support import TEMPLATES as TEMPLATES
@@ -21,40 +22,16 @@ from .support import TEMPLATES as TEMPLATES
 if TYPE_CHECKING:  # imported when an environment is made: a run that renders nothing never loads it
     import jinja2
 
-# The templates are package data of `generator` (in this repository, generator/templates links
-# to the top-level templates/ folder): found the same way in a checkout and in a wheel.
+# The templates are package data of the compiler's top package (generator/emit/support.py; here
+# generator/templates links to templates/): found the same way in a checkout and in a wheel.
 PATHS = TEMPLATES / "_paths.py"  # the list visits' helpers (issues at path tuples), copied
-
-
-def py_literal(value: Any, trailing: bool = False) -> str:
-    """The only way user-supplied values reach generated code: as Python literals via repr.
-
-    With `trailing`, every container of two or more elements ends with a comma, so black
-    writes one element a line and a new element is a one-line diff (the `pyml` filter).
-    """
-    if isinstance(value, float) and not math.isfinite(value):
-        raise ValueError(f"non-finite number {value!r} cannot be a JSON literal")
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return repr(value)
-    if isinstance(value, (tuple, list, dict)):
-        if isinstance(value, dict):
-            parts = [f"{py_literal(k)}: {py_literal(v, trailing)}" for k, v in value.items()]
-        else:
-            parts = [py_literal(v, trailing) for v in value]
-        inner = ", ".join(parts) + ("," if trailing and len(parts) > 1 else "")
-        if isinstance(value, list):
-            return f"[{inner}]"
-        if isinstance(value, dict):
-            return "{" + inner + "}"
-        return f"({inner},)" if len(parts) == 1 else f"({inner})"
-    raise TypeError(f"no Python literal for {type(value).__name__}")
 
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def identifier(value: Any) -> str:
-    """A name the generator made (generator/plan.py) placed as code: only [A-Za-z0-9_], checked."""
+    """A name the generator made (generator/plan/) placed as code: only [A-Za-z0-9_], checked."""
     if not isinstance(value, str) or not _IDENTIFIER.fullmatch(value):
         raise ValueError(f"not a generated identifier: {value!r}")
     return value

@@ -10,7 +10,10 @@ import importlib.util
 from pathlib import Path
 from types import ModuleType
 
-TEMPLATES = Path(str(importlib.resources.files("generator").joinpath("templates")))
+# The templates are package data of the compiler's top package, whatever it is imported as:
+# `toolgen` installed, `generator` in this repository (generator/templates links to templates/).
+_TOP = __name__.partition(".")[0]
+TEMPLATES = Path(str(importlib.resources.files(_TOP).joinpath("templates")))
 SUPPORT = TEMPLATES / "_support.py"
 
 

@@ -2,17 +2,16 @@
 
 Refuses (raises DeclarationError naming the file and the JSON pointer) or records structured
 notices (warnings) and what is declared but not enforced, as the schema graph of the
-declaration's vocabulary finds them (generator/schema_graph.py). Nothing here builds code or
-IR: `generator/lower.py` reads only schemas this stage has accepted.
+declaration's vocabulary finds them (generator/front/schema_graph.py). Nothing here builds code or
+IR: `generator/ir/lower.py` reads only schemas this stage has accepted.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..ir.nodes import NotEnforced
 from . import errors
-from .errors import Notice
+from .errors import NotEnforced, Notice
 from .load import Declaration
 from .patterns import translate
 from .schema_graph import DEFINITIONS, SchemaGraph, analyse

@@ -49,7 +49,7 @@ class Refusals(DeclarationError):
 
 
 # The kinds of Notice (spec section 7, "Warn"), by the kind of the schema graph's warning
-# (generator/schema_graph.py) it reports: what `--allow` names, in this order.
+# (generator/front/schema_graph.py) it reports: what `--allow` names, in this order.
 NOTICE_KINDS = {
     "not_interpreted": "not-enforced",  # keywords not enforced (E2's list, a non-local $ref, ...)
     "keys_unchecked": "unchecked-keys",  # undeclared keys unchecked because of an open keyword
@@ -77,6 +77,15 @@ class Notice:
 
     def __str__(self) -> str:
         return f"warning: {self.file}: {_tool(self.tool)}{self.pointer or '/'}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class NotEnforced:
+    """Keywords declared at one schema (its JSON pointer) that its vocabulary does not enforce:
+    found by the check (generator/front/check.py), carried by the IR to the module's docstring."""
+
+    pointer: str
+    keywords: tuple[str, ...]
 
 
 def _tool(name: str) -> str:

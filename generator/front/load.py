@@ -147,7 +147,7 @@ def project_root(cwd: Path) -> Path:
 @functools.lru_cache(maxsize=64)
 def _has_table(path: str, _mtime_ns: int, _size: int) -> bool:
     """Whether the file has a [tool.toolgen] table; a file that cannot be read says yes, so
-    the commands stop there and refuse it with its name (generator/config.py)."""
+    the commands stop there and refuse it with its name (generator/cli/config.py)."""
     # Keyed on the file's stat: display_name asks once per declaration file.
     try:
         data = read_toml(Path(path))
@@ -169,7 +169,7 @@ def display_name(path: Path) -> str:
 
 
 def read_declarations(path: Path) -> list[Declaration]:
-    """Every tool declared in one file (shapes: generator/shapes.py), in the order written."""
+    """Every tool declared in one file (shapes: generator/front/shapes.py), in the order written."""
     file = display_name(path)
     return declarations_in(read_source(path, file), file)
 

@@ -25,13 +25,16 @@ more than one way (``(a+)+``, ``(\\w*)*``, ``(a|aa)+``, ``(a{1,2})*``): E6 warns
 and it is still enforced. The test is an ambiguity analysis of the quantifier's automaton
 (below), so ``[a-z]+(?:-[a-z]+)*`` or ``(ab|ac)+`` are not reported.
 
-Standard library only; nothing here imports the rest of the generator.
+Standard library only; of the rest of the generator, only the generic graph of
+generator/base/graph.py (strongly connected components).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, TypeVar
+from typing import Literal
+
+from ..base.graph import components
 
 Status = Literal["enforced", "not_enforced", "invalid"]
 
@@ -978,51 +981,6 @@ def _exponential(node: _Node) -> bool:
             if (pair, target) in doubled or pair[0] != pair[1] or target[0] != target[1]:
                 return True
     return False
-
-
-_Vertex = TypeVar("_Vertex")
-
-
-def components(edges: dict[_Vertex, list[_Vertex]]) -> dict[_Vertex, int]:
-    """Strongly connected components (Tarjan, iterative): vertex -> its component's number.
-    (The schema graph finds recursive groups with it too.)"""
-    index: dict[_Vertex, int] = {}
-    low: dict[_Vertex, int] = {}
-    on_stack: set[_Vertex] = set()
-    stack: list[_Vertex] = []
-    component: dict[_Vertex, int] = {}
-    counter = 0
-    for root in edges:
-        if root in index:
-            continue
-        work = [(root, 0)]
-        while work:
-            v, i = work.pop()
-            if i == 0:
-                index[v] = low[v] = counter
-                counter += 1
-                stack.append(v)
-                on_stack.add(v)
-            targets = edges.get(v, [])
-            if i < len(targets):
-                work.append((v, i + 1))
-                w = targets[i]
-                if w not in index:
-                    work.append((w, 0))
-                elif w in on_stack:
-                    low[v] = min(low[v], index[w])
-                continue
-            if low[v] == index[v]:
-                while True:
-                    w = stack.pop()
-                    on_stack.discard(w)
-                    component[w] = index[v]
-                    if w == v:
-                        break
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[v])
-    return component
 
 
 def _first(node: _Node) -> tuple[Ranges, bool]:

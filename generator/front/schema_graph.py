@@ -25,8 +25,9 @@ from types import MappingProxyType
 from typing import Any, Literal
 from urllib.parse import unquote
 
+from ..base.graph import components
 from .errors import DeclarationError, Notice, pointer_join
-from .patterns import PatternTranslation, components
+from .patterns import PatternTranslation
 from .refusals import required_refusal, type_refusal
 from .vocabulary import EXTENDED, Vocabulary, is_number
 
@@ -46,7 +47,7 @@ COMBINATORS: tuple[Literal["anyOf", "oneOf"], ...] = ("anyOf", "oneOf")
 DEFINITIONS = ("$defs", "definitions")
 OBJECT_KEYWORDS = ("properties", "required", "additionalProperties")
 
-# What judges a pattern (generator/patterns.py's translate; a test's stand-in).
+# What judges a pattern (generator/front/patterns.py's translate; a test's stand-in).
 PatternCheck = Callable[[str], PatternTranslation]
 
 
@@ -643,7 +644,7 @@ def analyse(
     """Check one declaration's `parameters` in `vocabulary` and describe its schemas.
 
     `base` is where `parameters` sits inside the file (Declaration.pointer). `pattern_check`
-    judges each distinct pattern (generator/patterns.py's translate); without it patterns are
+    judges each distinct pattern (generator/front/patterns.py's translate); without it patterns are
     only required to be strings. Raises DeclarationError at the first refusal.
     """
     return _Analysis(file, base, parameters, pattern_check, vocabulary).run()

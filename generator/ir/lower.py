@@ -1,6 +1,6 @@
-"""Stage 3: lower a checked declaration's schema graph to the semantic IR of generator/ir.py.
+"""Stage 3: lower a checked declaration's schema graph to the semantic IR of generator/ir/nodes.py.
 
-Only schemas that generator/check.py accepted get here. Lowering decides what is checked
+Only schemas that generator/front/check.py accepted get here. Lowering decides what is checked
 (validation.md section 5, extended.md E4), never how it is spelled or named: one `Node` per
 schema the vocabulary interprets.
 """
@@ -80,7 +80,7 @@ def _node(graph: SchemaGraph, pointer: str) -> Node:
 
 
 def lower(declaration: Declaration, graph: SchemaGraph, checked: Checked) -> ToolModule:
-    """The nodes of a declaration that generator.check.check accepted."""
+    """The nodes of a declaration that front.check.check accepted."""
     return ToolModule(
         tool=declaration.name,
         module=module_name(declaration.name),

@@ -29,10 +29,21 @@ def identifier(text: str) -> str:
     """A JSON name as the words of a Python identifier: `addBlocks` -> `add_blocks`.
 
     Never empty, never starting with a digit; only [a-z0-9_]. Two names may give the same
-    identifier: generator/plan.py adds a collision suffix (`_2`) to the later one.
+    identifier: the planner adds a collision suffix (`_2`, `numbered` below) to the later one.
     """
     ascii_name = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     words = "_".join(w.lower() for w in _WORDS.findall(ascii_name))[:_MAX_SLUG].strip("_")
     if not words:
         return "member"
     return words if words[0].isalpha() else f"n{words}"
+
+
+def numbered(base: str, taken: set[str], suffix: str = "") -> str:
+    """`base`, else `base_2`, `base_3`... (each then `suffix`): the first not in `taken`, which
+    takes it."""
+    candidate, n = base + suffix, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{base}_{n}{suffix}"
+    taken.add(candidate)
+    return candidate

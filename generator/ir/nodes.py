@@ -2,7 +2,7 @@
 
 One `Node` per schema the vocabulary interprets, named by its JSON pointer (docs/how-it-works.md,
 "The IR is semantic"). Wording is in `templates/_support.py`, names and the code's form in
-`generator/plan.py` and `generator/collector.py`.
+the planner, generator/plan/.
 """
 
 from __future__ import annotations
@@ -10,20 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..front.errors import NotEnforced
 from ..front.vocabulary import SUBSET, Keyword, Vocabulary
-
-
-@dataclass(frozen=True)
-class NotEnforced:
-    pointer: str
-    keywords: tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class Bound:
     """One bound of a schema (a step-3 keyword of its vocabulary), in E4 step 3's order."""
 
-    spec: Keyword  # everything about the keyword (generator/vocabulary.py)
+    spec: Keyword  # everything about the keyword (generator/front/vocabulary.py)
     value: Any
     python: str | None = None  # an enforced `pattern` in Python `re` spelling (patterns.py)
 
@@ -62,7 +57,7 @@ class Node:
     object_like: bool
     group: tuple[str, ...]  # E4: itself, its $ref target's group, its allOf branches' groups
     choices: tuple[Choice, ...]  # its own anyOf then oneOf
-    content: str = ""  # the schema's own JSON text: equal content, equal code (generator/collector.py)
+    content: str = ""  # the schema's own JSON text: equal content, equal code (generator/plan/collector.py)
     content_resolved: str = ""  # the same without its anyOf / oneOf
 
 

@@ -1,6 +1,6 @@
 """The pipeline: load -> check -> lower -> plan -> render -> format, plus headers. Pass 1 reads
 and checks the declarations that changed; pass 2 renders, formats and hands to a sink only the
-files that are not on disk already, trusted as docs/scale.md says (generator/header.py).
+files that are not on disk already, trusted as docs/scale.md says (generator/emit/header.py).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ from ..front.load import (
 from ..front.vocabulary import VOCABULARIES, Vocabulary
 from ..ir.lower import lower
 from ..ir.names import module_name
-from ..plan.fast import plan
+from ..plan.module import plan
 from .command import BUILT_IN, Target, regenerate_command
 from .verified import Identity, Record, Tool, identity
 
@@ -58,15 +58,32 @@ if TYPE_CHECKING:  # jinja2 and black are imported by the stages that render (pa
 
     from ..emit.format import Formatter
 
-GENERATOR = Path(__file__).resolve().parent
-# The modules whose code does not decide the bytes of a generated file: the CLI, the writer, the
-# compiled tier. Every other module is an output stage, digested into the fingerprint (so a new
-# module can only make it stricter).
+GENERATOR = Path(__file__).resolve().parent.parent
+# The modules whose code does not decide the bytes of a generated file: the CLI, the writer and
+# the record, the worker plumbing, the reading commands, `toolgen import`'s sources, and the
+# packages' `__init__.py` files (docstrings only: tests/test_layering.py). Every other module
+# under generator/ is an output stage, digested into the fingerprint (so a new module can only
+# make it stricter). A path ending in "/" is a whole folder; templates/ is digested as bytes.
 NOT_OUTPUT = (
-    "__init__.py", "__main__.py", "cli.py", "compile.py", "config.py", "overlap.py", "pool.py", "snapshot.py",
-    "textui.py", "verified.py", "write.py",
+    "__main__.py", "base/pool.py", "base/textui.py", "cli/", "package/overlap.py", "package/verified.py",
+    "package/write.py", "readers/", "sources/", "templates/",
 )  # fmt: skip
-OUTPUT_STAGES = tuple(sorted(p.name for p in GENERATOR.glob("*.py") if p.name not in NOT_OUTPUT))
+
+
+def output_stage(name: str) -> bool:
+    """Does the module at `name` (relative to generator/, "/"-separated) decide output bytes?"""
+    if name.rpartition("/")[2] == "__init__.py":
+        return False
+    return not any(name.startswith(p) if p.endswith("/") else name == p for p in NOT_OUTPUT)
+
+
+OUTPUT_STAGES = tuple(
+    sorted(
+        name
+        for name in (p.relative_to(GENERATOR).as_posix() for p in GENERATOR.rglob("*.py"))
+        if output_stage(name)
+    )
+)
 
 
 def _code(text: str) -> str:
@@ -170,13 +187,13 @@ def build(
 ) -> Build:
     """Everything the output package should contain; raises DeclarationError on bad input.
 
-    `keywords`: "subset", "extended" or a vocabulary of one's own (generator/vocabulary.py).
-    `command`, which every header names, regenerates the package (generator/command.py).
+    `keywords`: "subset", "extended" or a vocabulary of one's own (generator/front/vocabulary.py).
+    `command`, which every header names, regenerates the package (generator/package/command.py).
     Pass 1 raises every refusal before anything is rendered; pass 2 hands each file to `sink`
     as soon as it is formatted (Build.files is then empty). `reuse`: the package folder on disk;
-    `record`, its record of verified files (generator/verified.py, made for `command`);
+    `record`, its record of verified files (generator/package/verified.py, made for `command`);
     `listing` and `declarations`: its .py files and the declaration files, listed already;
-    `service`: a renderer started in another process for an edit (generator/overlap.py)."""
+    `service`: a renderer started in another process for an edit (generator/package/overlap.py)."""
     vocabulary = keywords if isinstance(keywords, Vocabulary) else VOCABULARIES.get(keywords)
     if vocabulary is None:
         raise ValueError(f"unknown keyword mode {keywords!r}")
@@ -350,7 +367,7 @@ _RENDERERS: dict[str, Callable[[jinja2.Environment, Any], str]] = {
 
 
 class LocalRenderer:
-    """Renders here and formats with generator/format.py's Formatter (a pool on a cold run).
+    """Renders here and formats with generator/emit/format.py's Formatter (a pool on a cold run).
     The compiler (jinja2, black) is imported at the first file: a run with nothing to render
     never loads it."""
 
@@ -407,7 +424,7 @@ def _declaration_fields(tool: Tool) -> tuple[tuple[str, str], ...]:
 
 Read = tuple[hdr.Header, os.stat_result]  # a package file's header, and its status when read
 
-# Where a tool in the record's form (generator/verified.py) holds the identity and body
+# Where a tool in the record's form (generator/package/verified.py) holds the identity and body
 # sha256 of its validator module, and of its declaration module.
 _VALIDATOR, _SERVED = 5, 7
 
@@ -582,7 +599,7 @@ def declaration_files(schemas_dir: Path) -> dict[str, os.DirEntry[str]]:
 def _schema_files(
     schemas_dir: Path, found: dict[str, os.DirEntry[str]] | None
 ) -> list[tuple[str, str, os.DirEntry[str]]]:
-    """generator/load.py's schema_files, each with its label (load.labeller) and its
+    """generator/front/load.py's schema_files, each with its label (load.labeller) and its
     directory entry (`found`: declaration_files, when listed already): one listing, no call
     per file but a stat when the record asks for one."""
     if found is None:
@@ -636,7 +653,7 @@ def _told(module: str, fields: dict[str, str]) -> Tool | None:
         notes = tuple((p, k, r, tuple(w)) for p, k, r, w in notes)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return None
-    # A module's name is made from its tool's name (generator/names.py): a header naming
+    # A module's name is made from its tool's name (generator/ir/names.py): a header naming
     # another tool was edited, and the file's declarations are read instead.
     if not isinstance(tool, str) or module_name(tool) != module:
         return None
@@ -648,7 +665,7 @@ def _read(path: Path) -> tuple[str, os.stat_result] | None:
     # whatever else stands there is for write.py to refuse. Bytes, not text mode: a file
     # with CRLF line endings must not read as the LF file it is not. One open (never
     # following a symlink, never blocking) and one fstat, whose result the record of
-    # verified files keeps (generator/verified.py).
+    # verified files keeps (generator/package/verified.py).
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     except OSError:

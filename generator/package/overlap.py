@@ -71,7 +71,7 @@ def edited(schemas: Path, declarations: dict[str, os.DirEntry[str]], out: Path) 
 
 
 class Service:
-    """A Renderer (generator/build.py) in a forked worker; `start` gives one, or None."""
+    """A Renderer (generator/package/build.py) in a forked worker; `start` gives one, or None."""
 
     def __init__(self, process: BaseProcess, conn: Connection, keywords: str) -> None:
         self._process = process

@@ -10,14 +10,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from graphlib import TopologicalSorter
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from ..front.vocabulary import Keyword
-from ..ir.names import identifier
+from ..ir.names import identifier, numbered
 from ..ir.nodes import Choice, ToolModule
-
-if TYPE_CHECKING:  # the plan stage builds the fast path first and hands it here
-    from .fast import FastPlan, FastValue
+from .fast import (  # the fast path is planned first and handed here
+    FastPlan,
+    FastValue,
+    kinds_of,
+    possible,
+    value_key,
+)
 
 DEPTH_LIMIT = 256
 
@@ -66,7 +70,7 @@ class Call:
     memoized: bool = False  # this call site goes through the memo
     empty: bool = False  # the callee finds nothing but a depth issue: no call made
     descent: bool = False  # a child value (not a candidate on the same value)
-    # The fast test (generator/plan.py FastValue) that proves the child valid, so that it is
+    # The fast test (generator/plan/fast.py FastValue) that proves the child valid, so that it is
     # not visited: a helper (`helper`) or one inline condition; None when there is none.
     fast: FastValue | None = None
     direct: bool = False  # from a direct function to the callee's direct form
@@ -429,7 +433,7 @@ class CollectorPlan:
         group = self.nodes[pointer].group
         callee = self.visit(group, word)
         call = Call(callee, memoized=memoized, descent=True)
-        fv = self.fast.values.get((*group, "resolved 0"))
+        fv = self.fast.values.get(value_key(group))
         if fv is not None and not fv.fallback and not fv.empty and (fv.helper or _inline(fv)):
             call.fast = fv
         function.calls.append(call)
@@ -586,17 +590,6 @@ class CollectorPlan:
         return bool(self.emitted) or helped or handed or finite
 
 
-def numbered(base: str, taken: set[str], suffix: str = "") -> str:
-    """`base`, else `base_2`, `base_3`... (each then `suffix`): the first not in `taken`, which
-    takes it."""
-    candidate, n = base + suffix, 1
-    while candidate in taken:
-        n += 1
-        candidate = f"{base}_{n}{suffix}"
-    taken.add(candidate)
-    return candidate
-
-
 def _inline(fv: FastValue) -> bool:
     """A fast test written as one condition that calls no helper (so it cannot raise)."""
     if fv.helper or fv.fallback:
@@ -664,7 +657,7 @@ def _narrowed(body: Body, names: tuple[str, ...]) -> Body:
     again, and steps for the JSON types it excludes go."""
     for steps in _all_steps(body):
         steps.types = [t for t in steps.types if t.names != names]
-        _restrict(steps, _kinds_of(names) if steps.known is None else steps.known & _kinds_of(names))
+        _restrict(steps, kinds_of(names) if steps.known is None else steps.known & kinds_of(names))
     return body
 
 
@@ -681,18 +674,8 @@ def _disjoint(choice: Choice) -> bool:
     some declared types, and no discriminator (E5 rule 2 could name any branch)."""
     if choice.tag is not None or None in choice.accepts:
         return False
-    kinds = [_kinds_of(names) for names in choice.accepts if names is not None]
+    kinds = [kinds_of(names) for names in choice.accepts if names is not None]
     return sum(map(len, kinds)) == len(frozenset().union(*kinds))  # no type counted twice
-
-
-def _kinds_of(names: tuple[str, ...]) -> frozenset[str]:
-    """The JSON types of type names, `integer` counted as `number` (a value's JSON type)."""
-    return frozenset("number" if n == "integer" else n for n in names)
-
-
-def possible(types: list[tuple[str, ...]]) -> frozenset[str] | None:
-    """The JSON types a value can have when it passes every type test of `types` (None: any)."""
-    return frozenset.intersection(*map(_kinds_of, types)) if types else None
 
 
 def _all_steps(body: Body | None) -> list[Steps]:

@@ -1,9 +1,9 @@
-"""Stage 4: plan the module of one tool: stable names, the fast path and the exact collector.
+"""Stage 4, the fast path: straight-line tests that prove a valid call valid, and nothing else.
 
-Lowering says what to check; this stage decides how the module spells it, and nothing else:
-names from JSON names, with a collision suffix (docs/how-it-works.md, "Names and diffs"); the
-fast path (`FastPlan`, below) proves a valid call valid with straight-line tests, and the
-collector (generator/collector.py) finds every issue of any other call.
+`FastPlan` is planned first for a module (generator/plan/module.py) and handed to the exact
+collector (generator/plan/collector.py), which skips a value its fast test proves valid: the
+collector reads this module, never the other way round. `value_key` spells the key of a
+group's test for both.
 """
 
 from __future__ import annotations
@@ -11,65 +11,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import pairwise
 from typing import Any
 
-from ..front.schema_graph import tokens as pointer_tokens
-from ..ir.names import identifier
+from ..ir.names import identifier, numbered
 from ..ir.nodes import Bound, Node, ToolModule
-from .collector import CollectorPlan, numbered, possible
-
-# Module-level names every module defines; a constant or helper never takes one of these.
-_FIXED = frozenset({"TOOL_NAME", "NOT_ENFORCED", "ONE", "MANY", "DECLARED"})
-
-
-_KEYWORD_TOKENS = frozenset(
-    {"properties", "items", "additionalProperties", "$defs", "definitions", "allOf", "anyOf", "oneOf"}
-)
-
-
-def _json_name(pointer: str) -> str:
-    """The JSON name a schema is reached by: the last token of its pointer that is a name."""
-    for before, token in reversed(list(pairwise(["", *pointer_tokens(pointer)]))):
-        keyword = token in _KEYWORD_TOKENS and before not in ("properties", "$defs", "definitions")
-        if not keyword and not (token.isdigit() and before in ("allOf", "anyOf", "oneOf")):
-            return token
-    return "value"
-
-
-@dataclass
-class ModulePlan:
-    """A module's plan: its fast path, its collector, one compiled pattern per distinct pattern."""
-
-    tool: ToolModule
-    # python spelling -> constant name, `_<NAME>_PATTERN` from the JSON name of the first schema
-    # (in declaration order) using it
-    patterns: dict[str, str]
-    fast: FastPlan
-    collector: CollectorPlan
-
-    @property
-    def number_bounds(self) -> bool:
-        """Some schema bounds a number: the module defines `_INF` for its tests."""
-        return any(b.spec.macro == "number" for n in self.tool.nodes for b in n.bounds)
-
-
-def plan(tool: ToolModule) -> ModulePlan:
-    patterns: dict[str, str] = {}
-    taken: set[str] = set(_FIXED)
-    for node in tool.nodes:
-        for bound in node.bounds:
-            if bound.python is not None and bound.python not in patterns:
-                word = identifier(_json_name(node.pointer)).upper()
-                patterns[bound.python] = "_" + numbered(word, taken, "_PATTERN")
-    fast = FastPlan(tool)
-    # names taken without their leading underscore: `_ONE`, `_MANY` as `ONE`, `MANY` above
-    collector = CollectorPlan(tool, patterns, taken | {"NUMBER", "INF"}, fast)
-    # A list visit proves a child valid with its helper (collector.j2, proven).
-    calls = [c for f in collector.functions for c in f.calls]
-    fast.embed({id(c.fast) for c in calls if c.fast is not None and not c.direct})
-    return ModulePlan(tool, patterns, fast, collector)
-
 
 # ---------- the fast path ----------
 #
@@ -169,6 +114,12 @@ class FastValue:
         return self.obj is None and not self.items and not self.fallback
 
 
+def value_key(members: tuple[str, ...], resolved: int = 0) -> tuple[str, ...]:
+    """The key of a value's test in `FastPlan.values`: the group `members`, whose first
+    `resolved` members' combinators are already resolved (0: the group as a value meets it)."""
+    return (*members, f"resolved {resolved}")
+
+
 @dataclass
 class FastPlan:
     """The fast path of a module: the root's test, and its helpers in preorder."""
@@ -211,7 +162,7 @@ class FastPlan:
     def merged(self, members: tuple[str, ...], name: str, resolved: int = 0) -> FastValue:
         """The test of a value against the group `members`, whose first `resolved` members'
         combinators are already resolved (this is one alternative of theirs)."""
-        key = (*members, f"resolved {resolved}")
+        key = value_key(members, resolved)
         if (found := self.values.get(key)) is not None:
             found.recursive |= key in self._building
             found.users += 1
@@ -335,3 +286,13 @@ def _embeddable(fv: FastValue) -> bool:
         return _embeddable(fv.inlined)
     # (a fallback or a union has neither an object nor items: FastPlan.fill is not run for it)
     return (fv.obj is not None and fv.only("object")) or (bool(fv.items) and fv.only("array"))
+
+
+def kinds_of(names: tuple[str, ...]) -> frozenset[str]:
+    """The JSON types of type names, `integer` counted as `number` (a value's JSON type)."""
+    return frozenset("number" if n == "integer" else n for n in names)
+
+
+def possible(types: list[tuple[str, ...]]) -> frozenset[str] | None:
+    """The JSON types a value can have when it passes every type test of `types` (None: any)."""
+    return frozenset.intersection(*map(kinds_of, types)) if types else None

@@ -168,7 +168,7 @@ class AuditRun:
         try:
             self._pool = ProcessPoolExecutor(
                 self.workers,
-                mp_context=pool_context(["generator.readers.auditrun"]),
+                mp_context=pool_context([__name__]),
                 initializer=_start_worker,
                 initargs=(str(self.folder), self.replayer.schemas is not None),
             )
