@@ -36,7 +36,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from generator.cli import main
+from generator.cli.commands import main
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMAND = ".venv/bin/toolgen"  # where `make setup` (and so `make generate`, `make test`) installs it
@@ -191,7 +191,7 @@ def test_the_set_up_installs_the_commands_the_docs_show() -> None:
     assert (Path(sys.executable).parent / "toolgen").is_file()
     makefile = (ROOT / "Makefile").read_text("utf-8")
     assert "VENV := .venv\n" in makefile and "$(BIN)/python -m pip install --quiet -e '.[dev]'" in makefile
-    assert 'toolgen = "generator.cli:main"' in (ROOT / "pyproject.toml").read_text("utf-8")
+    assert 'toolgen = "generator.cli.commands:main"' in (ROOT / "pyproject.toml").read_text("utf-8")
 
 
 def test_a_bare_command_is_caught() -> None:

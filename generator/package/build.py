@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from ..emit import header as hdr
+from ..emit.literal import py_literal
 from ..emit.render import (
     PATHS,
     SUPPORT,
     TEMPLATES,
     environment,
-    py_literal,
     render_declaration,
     render_declarations,
     render_init,
