@@ -192,8 +192,8 @@ def test_every_generator_module_is_either_an_output_stage_or_declared_not_to_be_
         "front/check.py", "front/vocabulary.py", "ir/lower.py", "ir/names.py", "ir/nodes.py",
         "package/build.py", "package/command.py", "plan/collector.py", "plan/fast.py", "plan/module.py",
     } <= set(OUTPUT_STAGES)  # fmt: skip
-    not_output = {"cli/commands.py", "package/write.py", "package/verified.py", "readers/audit.py", "front/__init__.py"}
-    assert not not_output & set(OUTPUT_STAGES)
+    not_output = {"cli/commands.py", "package/write.py", "package/verified.py", "readers/audit.py"}
+    assert not (not_output | {"front/__init__.py"}) & set(OUTPUT_STAGES)
 
 
 def _run_generate(cwd: Path, *args: str, hash_seed: str = "0") -> None:
