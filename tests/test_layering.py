@@ -167,7 +167,9 @@ def test_pyproject_lists_every_package_under_its_installed_name() -> None:
         for name, p in _modules(ROOT / "runtime").items()
         if p.name == "__init__.py"
     }
-    assert sorted(setuptools["packages"]) == sorted(folders)
+    # and the templates, as data (generator/templates links to templates/)
+    assert sorted(setuptools["packages"]) == sorted([*folders, "toolgen.templates"])
+    assert setuptools["package-data"] == {"toolgen.templates": ["*.j2", "*.py"]}
 
 
 def test_how_it_works_maps_every_module() -> None:
