@@ -92,7 +92,7 @@ def test_the_wheel_holds_every_package_and_the_templates_and_nothing_else(dist: 
         'tomli>=1.1; python_version < "3.11"',
     ]
     entry_points = zipfile.ZipFile(wheel).read("toolgen-0.1.0.dist-info/entry_points.txt").decode()
-    assert "toolgen = generator.cli.commands:main" in entry_points
+    assert "toolgen = toolgen.cli.commands:main" in entry_points
 
 
 def test_the_sdist_holds_the_templates_and_the_sources(dist: Path) -> None:
