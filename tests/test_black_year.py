@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from generator import build as build_module
-from generator.build import fingerprint, style_of
+from generator.package import build as build_module
+from generator.package.build import fingerprint, style_of
 from tests.toolgen_cli import invoke
 
 ROOT = Path(__file__).resolve().parent.parent

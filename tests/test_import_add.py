@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.load import read_toml
-from generator.table_edit import TableError, edited, prepare
+from generator.cli.table_edit import TableError, edited, prepare
+from generator.front.load import read_toml
 from tests.import_support import files, toolgen, write
 
 MODELS = '''\
