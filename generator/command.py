@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,3 +69,23 @@ def has_make_target(root: Path) -> bool:
     except OSError:
         return False
     return _GENERATE_TARGET.search(text) is not None
+
+
+def import_command(
+    schemas: Path,
+    defaults: Target,
+    base: Path,
+    root: Path,
+    sources: Sequence[str] | None,
+    program: str = "toolgen",
+) -> str | None:
+    """The shell command, run from `base`, that imports the declarations in `schemas` from the
+    code: `sources` named on it (as `toolgen import` takes them), none when they are the
+    configured ones (`sources` empty); `--schemas` when the folder is not `defaults`'. None
+    when nothing imports them (`sources` None: the declarations are written by hand)."""
+    if sources is None:
+        return None
+    words = [program, "import", *sources]
+    if not _same(schemas, defaults.schemas):
+        words += ["--schemas", shlex.quote(_shown(schemas, base, root))]
+    return " ".join(words)

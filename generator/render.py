@@ -17,6 +17,7 @@ from generator.plan import ModulePlan, paired
 from generator.shapes import describe
 from generator.support import SUPPORT as SUPPORT
 from generator.support import TEMPLATES as TEMPLATES
+from generator.support import support_module
 
 if TYPE_CHECKING:  # imported when an environment is made: a run that renders nothing never loads it
     import jinja2
@@ -107,5 +108,7 @@ def render_declaration(env: jinja2.Environment, declaration: Any) -> str:
         "description": describe(declaration.raw),
         "parameters": declaration.parameters,
         "strict": qualifies(declaration.parameters),
+        # The same function the package checks a live tool with (its copy of _support.py).
+        "digest": support_module().declaration_digest(declaration.name, declaration.parameters),
     }
     return env.get_template("declaration.py.j2").render(tool=tool)

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
         run_responses_function_call,
     )
     from runtime.check import Issue, ValidationFailure, Validators, check_call
+    from runtime.drift import Drift, OnStale, StaleValidators, compare, in_step
     from runtime.executor import HOOK_EVENTS, Permission, PostToolUse, PreToolUse, ToolExecutor
     from runtime.result import Handler, ToolResult
 
@@ -31,6 +32,11 @@ _WHERE = {
     "ValidationFailure": "runtime.check",
     "Validators": "runtime.check",
     "check_call": "runtime.check",
+    "Drift": "runtime.drift",
+    "OnStale": "runtime.drift",
+    "StaleValidators": "runtime.drift",
+    "compare": "runtime.drift",
+    "in_step": "runtime.drift",
     "HOOK_EVENTS": "runtime.executor",
     "Permission": "runtime.executor",
     "PostToolUse": "runtime.executor",
@@ -42,17 +48,22 @@ _WHERE = {
 
 __all__ = [
     "HOOK_EVENTS",
+    "Drift",
     "Handler",
     "Issue",
+    "OnStale",
     "Permission",
     "PostToolUse",
     "PreToolUse",
+    "StaleValidators",
     "ToolExecutor",
     "ToolResult",
     "ValidationFailure",
     "Validators",
     "check_call",
+    "compare",
     "decode_arguments",
+    "in_step",
     "run_anthropic_tool_use",
     "run_openai_tool_call",
     "run_responses_function_call",
