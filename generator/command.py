@@ -1,5 +1,7 @@
 """The command that regenerates a package, named in every generated file's header and in the
-advice of `toolgen check` when the package drifted (docs/how-it-works.md, "Headers and reuse")."""
+advice of `toolgen check` when the package drifted (docs/how-it-works.md, "Headers and reuse"),
+and the command that imports its declarations, named in its index's header for a guard to
+repeat when a server's tools drifted from the package (docs/mcp.md)."""
 
 from __future__ import annotations
 

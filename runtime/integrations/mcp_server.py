@@ -8,6 +8,11 @@ Either SDK server fits:
     # the SDK's own argument validation, so the model gets toolgen's message, not pydantic's.
     server = MCPServer("weather", middleware=[validation_middleware(generated)])
 
+    # Also compared with the server's tools when it starts (runtime/drift.py): a tool
+    # changed since generation refuses the start, naming the commands that fix it.
+    guard = validation_guard("shop.validators")
+    server = MCPServer("shop", lifespan=guard.lifespan, middleware=[guard.middleware])
+
     # The low-level Server: wrap its `on_call_tool` handler.
     server = Server("weather", on_list_tools=list_tools(generated),
                     on_call_tool=guard_call_tool(generated, call_tool))
