@@ -12,8 +12,10 @@ import asyncio
 import hashlib
 import json
 import logging
+import shlex
 import sys
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -21,11 +23,13 @@ from typing import Any
 import mcp_types as types
 import pytest
 from mcp import Client
+from mcp.server.mcpserver import MCPServer
 
 import generated
 from runtime.check import check_call
 from runtime.drift import PassingStale, StaleValidators, compare, in_step
 from runtime.executor import ToolExecutor
+from runtime.integrations.mcp_server import validation_guard
 from tests.genpkg import user_package
 from tests.import_support import toolgen, write
 
@@ -376,3 +380,47 @@ def test_every_checked_in_declaration_digest_is_its_listing_s_digest() -> None:
     assert generated.declaration_digests() == listed
     assert in_step(generated, generated.mcp_tools()) is generated
     assert generated.fix_commands() == (None, "make generate")
+
+
+def test_import_over_stdio_gives_the_same_hint(project: Path) -> None:
+    (project / "shop/tools.py").write_text("import shop.validators\n" + server_code(), "utf-8")
+    command = f"{shlex.quote(sys.executable)} -m shop.tools"
+    result = toolgen("import", "--stdio", command)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: --stdio {shlex.quote(command)}: ")
+    assert "ModuleNotFoundError: No module named 'shop.validators'\n" + HINT in result.stderr
+
+
+def test_the_guard_enters_your_own_lifespan_only_once_the_tools_are_in_step(project: Path) -> None:
+    import_and_generate()
+    import shop.tools
+
+    entered: list[str] = []
+
+    @asynccontextmanager
+    async def mine(app: Any) -> AsyncIterator[dict[str, str]]:
+        entered.append(app.name)
+        yield {"db": "open"}
+
+    guard = validation_guard("shop.validators")
+    server = MCPServer("shop", lifespan=guard.around(mine), middleware=[guard.middleware])
+    server.tool()(shop.tools.track)
+
+    async def call() -> types.CallToolResult:
+        async with Client(server) as client:
+            return await client.call_tool("track", {"parcel_id": 3})
+
+    assert text(asyncio.run(call())) == BAD_PARCEL and entered == ["shop"]
+    server.tool(name="refund")(shop.tools.cancel)
+    with pytest.raises(StaleValidators) as refused:
+        asyncio.run(call())
+    assert refused.value.drift.undeclared == ("refund",) and entered == ["shop"]
+    # A low-level Server lists its own tools: the lifespan cannot, start(tools) does.
+    with pytest.raises(TypeError) as low_level:
+        asyncio.run(guard.lifespan(object()).__aenter__())
+    assert str(low_level.value).endswith(
+        "has no list_tools(): the guard's lifespan is for an MCPServer; for a low-level Server, "
+        "call guard.start(tools) with the tools it lists"
+    )
+    listed = asyncio.run(server.list_tools())
+    assert guard.start([t for t in listed if t.name != "refund"]) is sys.modules["shop.validators"]

@@ -128,9 +128,8 @@ class ValidationGuard:
         return self._checked if self._checked is not None else self._package()
 
     def _package(self) -> Validators:
-        if isinstance(self._given, str):
-            package: Validators = importlib.import_module(self._given)
-            return package
+        if isinstance(self._given, str):  # imported once, at the first start or call
+            self._given = importlib.import_module(self._given)
         return self._given
 
     def start(self, tools: Iterable[object]) -> Validators:
