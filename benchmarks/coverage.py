@@ -85,7 +85,7 @@ CONSTRAINTS = frozenset(
 # Annotations in 2020-12 that neither mode checks; reported apart.
 FORMATS = ("format", "contentEncoding", "contentMediaType", "contentSchema")
 # Keywords able to admit keys a validator cannot see: where one is not interpreted, the
-# object's other keys go unchecked (validation.md §2, extended.md E2).
+# object's other keys go unchecked (docs/spec/validation.md §2, docs/spec/extended.md E2).
 OPENING = frozenset(
     {
         "patternProperties", "allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "$recursiveRef",

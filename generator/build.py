@@ -1,6 +1,38 @@
-"""The pipeline: load -> check -> lower -> plan -> render -> format, plus headers. Pass 1 reads
-and checks the declarations that changed; pass 2 renders, formats and hands to a sink only the
-files that are not on disk already, trusted as docs/scale.md says (generator/header.py).
+"""The pipeline: load -> check -> lower -> plan -> render -> format, plus headers.
+
+`build` hands every file the output package should hold, in order, to a sink: in memory
+(Build.files) or generator/write.py's Staging, which compares each with the disk as it comes
+and streams the changed ones to temp files. Pass 1 (`_accepted`) reads and checks the
+declarations that changed and raises every refusal before anything is rendered; pass 2
+(`_emit`) renders and formats only the files it cannot take from the disk.
+
+With `reuse` (the output folder), a file already there is taken as it is, unrendered, only
+when all of these hold; anything else is rendered again, so reuse never keeps a stale or
+edited file:
+
+* the package is trusted (`_on_disk`): its `__init__.py` is a regular file whose header is
+  intact (generator/header.py `parse`: our first line, the fields up to a `Body sha256` that
+  the body hashes to, the header exactly as written for them) and names this generator's
+  fingerprint, and its `Package sha256` is the digest of the (name, body sha256) of exactly
+  the generated files found in the folder. A file that starts like our header but is not
+  intact (edited by hand, truncated, CRLF) makes the whole package render again;
+* the file is the one this run would write: vouched for by the record of verified files
+  (generator/verified.py) in the entry of this very tool of this very declaration file, its
+  identity (size, mtime, ctime, inode, device, `lstat`) unchanged since it was recorded, or
+  read with exactly the header this run would write: the same source, source sha256 and
+  regenerate command and, for a declaration module, the same tool, position and warnings.
+  (A tool moved to another declaration file is written again: its old entry vouches for the
+  bytes, not for the new source.)
+
+`__init__.py`'s body depends only on the keyword mode and the generator, which the
+fingerprint names: in a trusted package it is taken from the disk and only its header (the
+package digests) is made again. A declaration file whose bytes are the ones the record or
+its modules' headers name is not even parsed: its tools' names, places and warnings come from
+the record's entry of it, else from the headers of its declaration modules, read only from a
+trusted package and naming this command. A declaration file that pass 2 renders from is read
+again, and refused (nothing written) if its sha256 is no longer the one pass 1 accepted.
+docs/scale.md explains the record and the costs; docs/how-it-works.md ("Headers and reuse")
+shows the headers.
 """
 
 from __future__ import annotations
@@ -19,12 +51,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
 from generator import header as hdr
 from generator.check import check
 from generator.command import BUILT_IN, Target, regenerate_command
-from generator.errors import DeclarationError, Notice, Refusals
+from generator.errors import DeclarationError, Notice, NoticeKind, Refusals
 from generator.load import (
     Declaration,
     declarations_in,
@@ -83,12 +115,12 @@ def _code(text: str) -> str:
     return "\n".join(line.rstrip() for line in lines if line.strip())
 
 
-KEYWORDS = tuple(VOCABULARIES)  # extended.md E1; the first is the default
+KEYWORDS = tuple(VOCABULARIES)  # docs/spec/extended.md E1; the first is the default
 
 
 @functools.cache
 def fingerprint(keywords: str = "subset") -> str:
-    """What decides a file's bytes besides its source: the keyword mode (extended.md E1), the
+    """What decides a file's bytes besides its source: the keyword mode (docs/spec/extended.md E1), the
     output stages' code (comments left out, black's pinned mode among it), every template,
     black's version."""
     # black's mode is pinned in format.py (digested below with the other stages' code) and the
@@ -116,7 +148,7 @@ class Entry(NamedTuple):
     source_sha: str
     position: int  # among the tools of its file, from 0
     listed: bool  # one of many tools in its file
-    notices: tuple[Notice, ...]
+    notices: tuple[Notice[NoticeKind], ...]
     # For each of `files`, its body sha256 when the file on disk is the one this run would
     # write (taken as it is, unrendered), else None.
     kept: tuple[str | None, str | None]
@@ -138,7 +170,7 @@ class Sink(Protocol):
 class Build:
     files: dict[str, str]  # file name inside the package -> its whole text (empty with a sink)
     tools: tuple[Entry, ...]
-    warnings: tuple[Notice, ...]
+    warnings: tuple[Notice[NoticeKind], ...]
     rendered: tuple[str, ...] = ()  # the files rendered (not reused) by this build
 
 
@@ -157,7 +189,9 @@ class _Collect:
         self.files[name] = (self.out / name).read_bytes().decode("utf-8")
 
 
-def build(
+# Every argument past `keywords` is something a caller may already hold and hands in to spare
+# the run that work (a record read, a listing made, a render service started), each defaulted.
+def build(  # noqa: PLR0913
     schemas_dir: Path,
     reuse: Path | None = None,
     keywords: str | Vocabulary = "subset",
@@ -189,24 +223,20 @@ def build(
         target = Target(schemas_dir, reuse if reuse is not None else BUILT_IN.out, keywords)
         command = regenerate_command(target, BUILT_IN, root, root)
     assert record is None or record.command == command
-    entries, warnings, sources, read, init = _accepted(
+    accepted = _accepted(
         schemas_dir, vocabulary, reuse, fingerprint(keywords), command, record, listing, declarations
     )
     collect = _Collect(reuse)  # (left empty when there is a sink)
-    renderer, index_source = _renderer(entries, vocabulary, service), display_name(schemas_dir)
+    renderer = _renderer(accepted.entries, vocabulary, service)
     out = sink if sink is not None else collect
     # The import command is named in the index's header (the regenerate command in every header).
     imported = () if import_command is None else (("Import", py_literal(import_command)),)
-    commands = (command, imported)
-    rendered = _emit(entries, sources, read, init, commands, vocabulary, index_source, out, renderer)
-    return Build(collect.files, tuple(entries), tuple(warnings), rendered)
+    rendered = _emit(accepted, (command, imported), vocabulary, display_name(schemas_dir), out, renderer)
+    return Build(collect.files, tuple(accepted.entries), tuple(accepted.warnings), rendered)
 
 
 def _emit(
-    entries: list[Entry],
-    sources: dict[str, tuple[Path, str]],
-    read: dict[str, Read],
-    init_body: str | None,
+    accepted: Accepted,
     commands: tuple[str, hdr.Extra],
     vocabulary: Vocabulary,
     index_source: str,
@@ -215,17 +245,18 @@ def _emit(
 ) -> tuple[str, ...]:
     """Pass 2: every file of the package to `sink`, in order, rendering only what changed
     (`commands`: the regenerate command, every header's, and the index's header field naming
-    the import command, if any; `init_body`: `__init__.py`'s body on disk when the generator
-    is the same, which makes it the same; its header, naming every other file's digest, is
-    written again)."""
+    the import command, if any; `accepted.init`: `__init__.py`'s body on disk when the
+    generator is the same, which makes it the same; its header, naming every other file's
+    digest, is written again)."""
     keywords, (command, imported) = vocabulary.name, commands
+    entries, read = accepted.entries, accepted.read
     bodies: dict[str, str] = {}  # file name -> body sha256, for the package digest
     rendered: list[str] = []
     # Each file to render goes to the formatter as soon as it is rendered (with a process
     # pool, black runs while the next files are rendered), and each formatted file to the
     # sink as soon as it is back, in order: at most a window of texts is held at a time.
     waiting: deque[tuple[str, str, str, tuple[tuple[str, str], ...]] | tuple[str, None, None, None]] = deque()
-    init = [init_body] if init_body is not None else []
+    init = [accepted.init] if accepted.init is not None else []
 
     def drain(results: Iterator[str]) -> None:
         # (The queue never starts with a file kept: keep() queues one only behind a file
@@ -276,12 +307,7 @@ def _emit(
             # Read again only for a file to render (a run holds no file's bytes); a file kept
             # has no text of its own: the next render or the end drains the queue.
             if None in entry.kept and current[0] != entry.source:
-                path, sha = sources[entry.source]
-                data = read_source(path, entry.source)
-                if hashlib.sha256(data).hexdigest() != sha:  # not what pass 1 accepted: nothing is written
-                    changed = "the file changed while toolgen was reading it; run it again"
-                    raise DeclarationError(entry.source, "", changed)
-                current = (entry.source, declarations_in(data, entry.source))
+                current = (entry.source, _read_again(entry, accepted.sources))
             if tool_body is not None:
                 keep(tool_file, tool_body)
             else:
@@ -291,7 +317,7 @@ def _emit(
             else:
                 notes = tuple(_note(n) for n in entry.notices)
                 extra = _declaration_fields((entry.tool, entry.module, entry.position, entry.listed, notes))
-                job = ("served", current[1][entry.position])
+                job: Job = ("served", current[1][entry.position])
                 place(declaration_file, entry.source, entry.source_sha, job, extra)
         # Plain Python files copied as they are: the wording, and the list visits' helpers.
         for copied in (SUPPORT, PATHS):
@@ -316,10 +342,23 @@ def _emit(
     return tuple(rendered)
 
 
+def _read_again(entry: Entry, sources: dict[str, tuple[Path, str]]) -> list[Declaration]:
+    """The declarations of `entry`'s file, read again for pass 2 (`sources`: its path and the
+    sha256 pass 1 accepted). A file that is not what pass 1 accepted is refused: nothing is
+    written."""
+    path, sha = sources[entry.source]
+    data = read_source(path, entry.source)
+    if hashlib.sha256(data).hexdigest() != sha:
+        changed = "the file changed while toolgen was reading it; run it again"
+        raise DeclarationError(entry.source, "", changed)
+    return declarations_in(data, entry.source)
+
+
 # What pass 2 renders for a file: a tool's module or its declaration module (of this
 # declaration), a copied file (this text), the index (of these modules) or `__init__.py` (of
 # this keyword mode).
-Job = tuple[str, Any]
+JobKind = Literal["tool", "served", "text", "index", "init"]
+Job = tuple[JobKind, Any]
 
 # An edit renders a few files; past this many (a cold run) they are rendered here, with a pool
 # of formatters, and a service started in case of an edit is left unused.
@@ -349,7 +388,7 @@ def render_job(env: jinja2.Environment, job: Job, vocabulary: Vocabulary) -> str
     return str(value) if kind == "text" else _RENDERERS[kind](env, value)
 
 
-_RENDERERS: dict[str, Callable[[jinja2.Environment, Any], str]] = {
+_RENDERERS: dict[JobKind, Callable[[jinja2.Environment, Any], str]] = {
     "served": render_declaration,
     "index": render_declarations,
     "init": render_init,
@@ -395,7 +434,7 @@ def _renderer(entries: list[Entry], vocabulary: Vocabulary, service: Renderer | 
     return LocalRenderer(vocabulary)
 
 
-def _note(notice: Notice) -> tuple[str, str, str, tuple[str, ...]]:
+def _note(notice: Notice[NoticeKind]) -> tuple[str, str, str, tuple[str, ...]]:
     """A warning as headers and the record keep it (its file and tool are the entry's)."""
     return notice.pointer, notice.kind, notice.reason, notice.keywords
 
@@ -414,12 +453,41 @@ def _declaration_fields(tool: Tool) -> tuple[tuple[str, str], ...]:
 
 Read = tuple[hdr.Header, os.stat_result]  # a package file's header, and its status when read
 
+
+class Accepted(NamedTuple):
+    """Pass 1's result, what pass 2 renders from."""
+
+    entries: list[Entry]  # every tool, in file order
+    warnings: list[Notice[NoticeKind]]
+    # The path and sha256 of each file with a tool to render: pass 2 reads it again rather
+    # than holding every changed file's bytes.
+    sources: dict[str, tuple[Path, str]]
+    read: dict[str, Read]  # the headers read of the package on disk (OnDisk.read)
+    init: str | None  # the body of its `__init__.py` when it may be reused
+
+
+class OnDisk(NamedTuple):
+    """The files of the package on disk that a run may take as they are (see _on_disk)."""
+
+    vouched: dict[str, Tool]  # file name -> the record's tool whose entry vouches for it, unread
+    whole: set[int]  # the record's tools both of whose files it vouched for (by id: alive all run)
+    read: dict[str, Read]  # the others' headers, read or taken from the record
+    init: str | None  # the body of `__init__.py`
+
+
+def _nothing_on_disk() -> OnDisk:
+    """No file on disk may be taken as it is: every file is rendered."""
+    return OnDisk(vouched={}, whole=set(), read={}, init=None)
+
 # Where a tool in the record's form (generator/verified.py) holds the identity and body
 # sha256 of its validator module, and of its declaration module.
 _VALIDATOR, _SERVED = 5, 7
 
 
-def _accepted(
+# Pass 1 is one loop over the files, each file's identity, bytes, tools and files on disk
+# deciding what the next step reads; its named stages are the pipeline's (one compile_tool
+# and one generate_package for the cold build and the reuse path), not a lint fix.
+def _accepted(  # noqa: C901, PLR0913
     schemas_dir: Path,
     vocabulary: Vocabulary,
     out: Path | None,
@@ -428,7 +496,7 @@ def _accepted(
     record: Record | None,
     listing: dict[str, os.DirEntry[str]] | None,
     declarations: dict[str, os.DirEntry[str]] | None,
-) -> tuple[list[Entry], list[Notice], dict[str, tuple[Path, str]], dict[str, Read], str | None]:
+) -> Accepted:
     """Pass 1: every tool, checked and lowered where its file changed, else taken from the
     record of verified files or the package on disk; raises every refusal of the run at once.
 
@@ -444,13 +512,13 @@ def _accepted(
     gc.disable()
     try:
         known = [record.source(label) if record is not None else None for _, label, _ in files]
-        vouched, whole, read, init = _on_disk(out, current, known, record, listing)
+        disk = _on_disk(out, current, known, record, listing)
     finally:
         if collecting:
             gc.enable()
-    told = _recorded(read, command)
+    told = _recorded(disk.read, command)
     entries: list[Entry] = []
-    warnings: list[Notice] = []
+    warnings: list[Notice[NoticeKind]] = []
     sources: dict[str, tuple[Path, str]] = {}
     refusals: list[DeclarationError] = []
     names: dict[str, Declaration | str] = {}  # tool -> where it is (a file's name: a tool taken as it is)
@@ -491,17 +559,17 @@ def _accepted(
         same = entry is not None and seen is entry[0] and tools is entry[2]  # the entry as it was
         for tool in tools:
             name, module, position, listed, notes = tool[:_VALIDATOR]
-            if id(tool) not in whole:  # (both its files vouched for by this very tool: as they are)
+            if id(tool) not in disk.whole:  # (both its files vouched for by this very tool: as they are)
                 validator, served = f"{module}.py", f"{module}{_DECLARATION_FILE}"
                 source = (file, sha, command)  # what the headers of its files name
                 on_disk = (
-                    *_found(validator, tool, _VALIDATOR, vouched, read, source, record),
-                    *_found(served, tool, _SERVED, vouched, read, source, record),
+                    *_found(validator, tool, _VALIDATOR, disk, source, record),
+                    *_found(served, tool, _SERVED, disk, source, record),
                 )
                 same = same and on_disk == tool[_VALIDATOR:]
                 tool = (*tool[:_VALIDATOR], *on_disk)
             kept.append(tool)
-            notices: tuple[Notice, ...] = ()
+            notices: tuple[Notice[NoticeKind], ...] = ()
             if notes:
                 notices = tuple(Notice(file, p, k, r, w, name if listed else "") for p, k, r, w in notes)
                 warnings.extend(notices)
@@ -516,7 +584,7 @@ def _accepted(
         raise refusals[0]
     if refusals:
         raise Refusals(refusals)
-    return entries, warnings, sources, read, init
+    return Accepted(entries=entries, warnings=warnings, sources=sources, read=disk.read, init=disk.init)
 
 
 def _checked(
@@ -561,8 +629,7 @@ def _found(
     name: str,
     tool: Tool,
     at: int,
-    vouched: dict[str, Tool],
-    read: dict[str, Read],
+    disk: OnDisk,
     source: tuple[str, str, str],
     record: Record | None,
 ) -> tuple[Identity | None, str | None]:
@@ -570,9 +637,9 @@ def _found(
     two) when it is the one this run would write for `source` (file, sha256, command):
     vouched for by the record's entry of this very tool, or read with that very header;
     else (None, None): it is rendered."""
-    if vouched.get(name) is tool:
+    if disk.vouched.get(name) is tool:
         return tool[at], tool[at + 1]
-    found = read.get(name)
+    found = disk.read.get(name)
     if found is None or not found[0].matches(*source, () if at == _VALIDATOR else _declaration_fields(tool)):
         return None, None
     return (record.seen(found[1]) if record is not None else None), found[0].body_sha256
@@ -687,7 +754,7 @@ def _on_disk(
     known: list[Any],
     record: Record | None,
     listing: dict[str, os.DirEntry[str]] | None,
-) -> tuple[dict[str, Tool], set[int], dict[str, Read], str | None]:
+) -> OnDisk:
     """The files of the package on disk that may be taken as they are (see the module
     docstring), or none: those the record's entries of declaration files (`known`) vouch
     for, unread (name -> body sha256 and the record's tool they are of), the headers of
@@ -698,14 +765,14 @@ def _on_disk(
     index = _read(out / "__init__.py") if out is not None else None
     parsed = hdr.parse(index[0]) if index is not None else None
     if out is None or index is None or parsed is None or parsed.fields.get("Generator") != current:
-        return {}, set(), {}, None
+        return _nothing_on_disk()
     try:
         if listing is None:
             with os.scandir(out) as entries:
                 listing = {e.name: e for e in entries if e.name.endswith(".py")}
         folder = os.open(out, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     except OSError:
-        return {}, set(), {}, None
+        return _nothing_on_disk()
     vouched: dict[str, Tool] = {}
     whole: set[int] = set()  # the record's tools both of whose files it vouched for (by id: alive all run)
     bodies: dict[str, str] = {}
@@ -725,6 +792,22 @@ def _on_disk(
                         whole.add(id(tool))
     finally:
         os.close(folder)
+    read = _headers(out, listing, vouched, record)
+    if read is None:
+        return _nothing_on_disk()
+    bodies.update((name, header.body_sha256) for name, (header, _) in read.items())
+    if parsed.fields.get("Package sha256") != hdr.package_digest(bodies):
+        return _nothing_on_disk()
+    return OnDisk(vouched=vouched, whole=whole, read=read, init=hdr.split(index[0])[1])
+
+
+def _headers(
+    out: Path, listing: dict[str, os.DirEntry[str]], vouched: dict[str, Tool], record: Record | None
+) -> dict[str, Read] | None:
+    """The headers of the package's files with our header that the record did not vouch for
+    (`__init__.py` aside): taken from the record when it knows the file as it is, else read.
+    None when one has our header but not an intact one (a generated file edited by hand):
+    the whole package renders again."""
     read: dict[str, Read] = {}
     for name, item in listing.items():
         if name in vouched or name == "__init__.py":
@@ -736,20 +819,17 @@ def _on_disk(
         known_file = record.package_file(name, status) if record is not None else None
         if known_file is not None:
             read[name] = (known_file, status)
-        else:
-            got = _read(out / name)
-            if got is None or not got[0].startswith(hdr.HEADER):
-                continue
-            found = hdr.parse(got[0])
-            if found is None:
-                return {}, set(), {}, None  # a generated file edited by hand: render everything again
-            read[name] = (found, got[1])
-            if record is not None and name.startswith("_"):  # a package file: no tool's module does
-                record.note_package_file(name, got[1], found)
-    bodies.update((name, header.body_sha256) for name, (header, _) in read.items())
-    if parsed.fields.get("Package sha256") != hdr.package_digest(bodies):
-        return {}, set(), {}, None
-    return vouched, whole, read, hdr.split(index[0])[1]
+            continue
+        got = _read(out / name)
+        if got is None or not got[0].startswith(hdr.HEADER):
+            continue
+        found = hdr.parse(got[0])
+        if found is None:
+            return None
+        read[name] = (found, got[1])
+        if record is not None and name.startswith("_"):  # a package file: no tool's module does
+            record.note_package_file(name, got[1], found)
+    return read
 
 
 __all__ = ["Build", "Declaration", "Entry", "Sink", "build", "fingerprint", "render_tool"]

@@ -1,4 +1,4 @@
-"""Stage 2: check one declaration's schema against validation.md §7 and extended.md E8.
+"""Stage 2: check one declaration's schema against docs/spec/validation.md §7 and docs/spec/extended.md E8.
 
 Refuses (raises DeclarationError naming the file and the JSON pointer) or records structured
 notices (warnings) and what is declared but not enforced, as the schema graph of the
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from generator import errors
-from generator.errors import Notice
+from generator.errors import Notice, NoticeKind
 from generator.ir import NotEnforced
 from generator.load import Declaration
 from generator.patterns import translate
@@ -23,13 +23,13 @@ from generator.vocabulary import EXTENDED, SUBSET, Vocabulary
 class Checked:
     """What checking found in one declaration that was not refused."""
 
-    notices: tuple[Notice, ...]
+    notices: tuple[Notice[NoticeKind], ...]
     not_enforced: tuple[NotEnforced, ...]  # preorder
     unchecked: tuple[str, ...]  # pointers of objects whose undeclared keys go unchecked
 
 
 def check(declaration: Declaration, vocabulary: Vocabulary = SUBSET) -> tuple[SchemaGraph, Checked]:
-    """Refuse per validation.md §7 and extended.md E8, or say what to warn about."""
+    """Refuse per docs/spec/validation.md §7 and docs/spec/extended.md E8, or say what to warn about."""
     graph = analyse(
         declaration.file,
         declaration.parameters,
@@ -37,7 +37,7 @@ def check(declaration: Declaration, vocabulary: Vocabulary = SUBSET) -> tuple[Sc
         pattern_check=translate,
         vocabulary=vocabulary,
     )
-    not_enforced = tuple(NotEnforced(pointer, keywords) for pointer, keywords in graph.not_enforced)
+    not_enforced = tuple(NotEnforced(pointer=p, keywords=keywords) for p, keywords in graph.not_enforced)
     # What is not enforced is one notice per tool; the rest as found.
     notices = [
         Notice(w.file, w.pointer, errors.NOTICE_KINDS[w.kind], w.reason)

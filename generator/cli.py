@@ -20,7 +20,7 @@ import click
 
 from generator.command import Target, import_command, regenerate_command
 from generator.config import ConfigError, Settings, package_keywords, settings
-from generator.errors import NOT_ENFORCED, DeclarationError, Notice
+from generator.errors import NOT_ENFORCED, DeclarationError, Notice, NoticeKind
 from generator.sources import stdio as stdio_source
 from generator.textui import coloured_diff, counted
 from generator.vocabulary import VOCABULARIES
@@ -134,7 +134,7 @@ def main() -> None:
     "...).  [default: [tool.toolgen] allow, else none]",
 )
 @_color_option
-def generate(
+def generate(  # noqa: PLR0913  # click passes one argument per option of the command
     schemas: Path | None,
     out: Path | None,
     check: bool,
@@ -270,7 +270,7 @@ def _importable(out: Path) -> None:
         )
 
 
-def _is_allowed(warning: Notice, allow: frozenset[str]) -> bool:
+def _is_allowed(warning: Notice[NoticeKind], allow: frozenset[str]) -> bool:
     """Its kind is allowed, or it is a not-enforced warning whose every keyword is."""
     keywords = set(warning.keywords) if warning.kind == NOT_ENFORCED else set()
     return warning.kind in allow or (bool(keywords) and keywords <= allow)
@@ -534,6 +534,21 @@ def explain(tool: str, schemas: Path | None, keywords: str | None) -> None:
     "of the rejected calls.",
 )
 @click.option(
+    "--min-rescued",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="With --suggest: a kind is worth adopting only when it rescues at least N calls.  "
+    "[default: [tool.toolgen] suggest-min-rescued, else 10]",
+)
+@click.option(
+    "--min-share",
+    type=click.FloatRange(0, 1, max_open=True),
+    metavar="SHARE",
+    help="With --suggest: ... and when the lower bound of the 95% Wilson interval of its share "
+    "of the rejected calls is at least SHARE (0.1 is 10%).  "
+    "[default: [tool.toolgen] suggest-min-share, else 0.1]",
+)
+@click.option(
     "--jobs",
     type=click.IntRange(min=1),
     metavar="N",
@@ -544,11 +559,13 @@ def explain(tool: str, schemas: Path | None, keywords: str | None) -> None:
     default=None,
     help="Show a progress bar. Default: on a terminal, or for files over 1 MB.",
 )
-def audit(
+def audit(  # noqa: PLR0913  # click passes one argument per option of the command
     files: tuple[Path, ...],
     package: Path | None,
     as_json: bool,
     suggest: bool,
+    min_rescued: int | None,
+    min_share: float | None,
     jobs: int | None,
     progress: bool | None,
 ) -> None:
@@ -559,15 +576,21 @@ def audit(
     run-time failure sink (runtime/failures.py); "-" is standard input, and gzip-compressed
     input (a .jsonl.gz) is read as it is, both as streams. Reports how many calls would have
     been rejected, by tool, by parameter (array positions merged as [*]) and by issue kind;
-    with --suggest, also how many rejected calls each repair kind would rescue. Lines that
-    cannot be read are counted and listed. Exit 0 after a report; 2 when a file or the
-    package cannot be read.
+    with --suggest, also how many rejected calls each repair kind would rescue, the kinds
+    whose evidence clears the bar (--min-rescued, --min-share) and the [tool.toolgen.repairs]
+    lines that adopt them. Lines that cannot be read are counted and listed. Exit 0 after a
+    report; 2 when a file or the package cannot be read.
     """
     from generator.pool import usable_workers
     from generator.readers import audit as audit_module
     from generator.readers.auditrun import AuditRun, Replayer
+    from generator.readers.evidence import evidence_bar
 
     options = _settings(out=package)
+    if not suggest and (min_rescued is not None or min_share is not None):
+        given = "--min-rescued" if min_rescued is not None else "--min-share"
+        _fail(f"{given} is the evidence bar of --suggest; add --suggest")
+    bar = evidence_bar((min_rescued, min_share), (options.min_rescued, options.min_share))
     out = options.out
     loaded = _package(options)
     run = AuditRun(Replayer.load(out, suggest, loaded), out, jobs or usable_workers())
@@ -580,9 +603,9 @@ def audit(
     result = run.finish()
     result.misspelt = audit_module.misspelt(result, loaded.TOOL_NAMES)
     if as_json:
-        click.echo(json.dumps(audit_module.as_json(result), indent=2, ensure_ascii=False))
+        click.echo(json.dumps(audit_module.as_json(result, bar), indent=2, ensure_ascii=False))
     else:
-        click.echo(audit_module.render(result, f"{out.as_posix()}/"))
+        click.echo(audit_module.render(result, f"{out.as_posix()}/", bar))
 
 
 def _audit_file(run: AuditRun, path: Path, progress: bool | None) -> None:

@@ -1,25 +1,69 @@
-"""Stage 4: plan the exact collector as generated code (validation.md §5, extended.md E4, E5, E7).
+"""Stage 4: plan the exact collector as generated code (docs/spec/validation.md §5,
+docs/spec/extended.md E4, E5, E7).
 
-The collector is the E4 visit partially evaluated at build time, one function per group
-reached (keyed by its schemas' content, so identical schemas share code) and one candidate
-function per combinator branch; docs/extended.md ("How modules are built") describes the code
-these records plan. Nothing here spells code: templates/collector.j2 does, from these records.
+The collector is the E4 visit partially evaluated at build time: for each group reached
+(keyed by the content of its schemas, so identical schemas share code) this plan describes
+one function whose body is that group's visit unrolled:
+
+* step 1 over the group known before any `anyOf` / `oneOf` (type tests, inline);
+* each combinator, in group order, resolved by calling one generated *candidate* function
+  per branch (the visit of "group so far + branch", the names of later combinators counted
+  as declared), then E5's rules spelled with constants (the discriminator's tags, each
+  branch's Ti, the EXPECTED text);
+* for each selection (a branch, or none), the rest of the visit: the next combinator, or
+  steps 1-5 over the completed group, straight-line. When the combinator is the last one and
+  the selected branch brings none of its own, the visit's issues are that branch's candidate
+  issues, already computed.
+
+Descents (a property, an undeclared key's schema, an element) call the child's visit
+function; where the same descent can run twice for one call (inside a candidate, or after
+a choice) it goes through a per-call memo keyed by (function, id(value), path), which keeps
+E5's candidates linear on trees. A visit function checks the depth limit (256 segments)
+where the tool is recursive or deep enough. Frames per level of nesting: at most two (a
+visit and a candidate), so 256 levels fit in the interpreter's default recursion limit.
+docs/extended.md ("How modules are built") shows the code these records plan.
+
+Nothing here spells code: templates/collector.j2 does, from these records.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from graphlib import TopologicalSorter
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, get_args
 
 from generator.ir import Choice, ToolModule
 from generator.names import identifier
-from generator.vocabulary import Keyword
+from generator.vocabulary import Keyword, Macro
 
 if TYPE_CHECKING:  # the plan stage builds the fast path first and hands it here
     from generator.plan import FastPlan, FastValue
 
 DEPTH_LIMIT = 256
+
+# What a module-level constant holds, which templates/collector.j2's `constants` spells: a
+# bound's text after "is invalid: " or an enum's members ("literal"), a const's value, an
+# enum's members as a frozenset or as the text of its line ("members_set", "members_text":
+# `value` is the constant holding the members), a discriminator's tags as text, a multipleOf
+# as a Fraction, the declared names, and the top-level lines built when the module loads.
+ConstantKind = Literal[
+    "literal",
+    "const",
+    "members_set",
+    "members_text",
+    "tags_text",
+    "fraction",
+    "declared",
+    "missing_line",
+    "type_head",
+    "rejected_line",
+]
+FunctionKind = Literal["visit", "branch"]  # a group's visit, or a combinator branch's candidate
+ValueKind = Literal["const", "enum"]  # step 2's tests
+# The issue lists of a direct visit: missing, unexpected, type, invalid (the spec's order).
+IssueList = Literal["mis", "une", "typ", "inv"]
+# How templates/collector.j2 writes a function's body (one per Body class).
+BodyForm = Literal["steps", "reuse", "choose", "switch"]
 
 
 @dataclass
@@ -27,10 +71,7 @@ class Constant:
     """A module-level constant of the collector: `name = <kind>(value)` (the template spells it)."""
 
     name: str
-    # "literal" (a bound's text after "is invalid: ", an enum's members), "const",
-    # "members_set", "members_text" (these two: `value` is the constant holding the members),
-    # "tags_text", "fraction", "declared", "missing_line", "type_head", "rejected_line"
-    kind: str
+    kind: ConstantKind
     value: Any
 
 
@@ -44,7 +85,7 @@ class TypeTest:
 class ValueTest:
     """Step 2: `const` (kind "const", `value` the constant) or `enum` (`value` the members' constant)."""
 
-    kind: str
+    kind: ValueKind
     value: Any
     text: str  # constant holding the text after "is invalid: "
     members: str = ""
@@ -99,7 +140,7 @@ class Objects:
     allowed: bool  # every undeclared str key is fine (open keyword or additionalProperties true)
     extras: list[Call]  # additionalProperties schemas, in group order
     # The keys are not looked at, not even for one that is no str: allowed by an open keyword
-    # or additionalProperties true, in a vocabulary without strict keys (validation.md §3).
+    # or additionalProperties true, in a vocabulary without strict keys (docs/spec/validation.md §3).
     unexamined: bool = False
     # In the arguments' direct visit, whose paths are known when the module loads: each
     # required name's whole "missing" line, as a constant (subset mode's precomputed lines).
@@ -107,7 +148,7 @@ class Objects:
 
     @property
     def examines_nothing(self) -> bool:
-        """Nothing of the object is looked at (validation.md §3): no step 4 is written."""
+        """Nothing of the object is looked at (docs/spec/validation.md §3): no step 4 is written."""
         return self.unexamined and not (self.required or self.properties)
 
 
@@ -115,7 +156,7 @@ class Objects:
 class Steps:
     """Steps 1-5 over one completed group."""
 
-    form: ClassVar[str] = "steps"
+    form: ClassVar[BodyForm] = "steps"
 
     types: list[TypeTest]
     values: list[ValueTest]
@@ -144,7 +185,7 @@ class Steps:
 class Reuse:
     """The visit's issues are the selected branch's candidate issues."""
 
-    form: ClassVar[str] = "reuse"
+    form: ClassVar[BodyForm] = "reuse"
 
     index: int
 
@@ -153,7 +194,7 @@ class Reuse:
 class Choose:
     """One combinator resolved (E5), then the rest of the visit per selection."""
 
-    form: ClassVar[str] = "choose"
+    form: ClassVar[BodyForm] = "choose"
 
     uid: int
     choice: Choice  # its tag, tags and Ti per branch (E5)
@@ -172,7 +213,7 @@ class Switch:
     first `type`, or an invalid one from its first `const` / `enum`, and is admitted by
     neither rule 2 nor rule 4. So no candidate is computed: the value's type decides."""
 
-    form: ClassVar[str] = "switch"
+    form: ClassVar[BodyForm] = "switch"
 
     admits: list[tuple[str, ...]]  # Ti per branch
     expected: str
@@ -186,7 +227,7 @@ Body = Steps | Choose | Switch | Reuse
 @dataclass(eq=False)  # one per generated function, hashed by identity
 class Function:
     name: str
-    kind: str  # "visit" or "branch"
+    kind: FunctionKind
     pre: list[TypeTest] = field(default_factory=list)
     body: Body | None = None
     memo: bool = False  # takes the memo argument
@@ -199,7 +240,7 @@ class Function:
     # Of the direct form: the lists it appends to or passes on (the others are named `_mis`...),
     # and the one JSON type its first test asks for when nothing after it reads `t` (the test
     # is then an exact-type test first, the JSON type found only for a value that fails it).
-    kinds: frozenset[str] = frozenset()
+    kinds: frozenset[IssueList] = frozenset()
     exact: str = ""
     inline: bool = False  # one exact type test, written in place at every direct call
 
@@ -263,13 +304,13 @@ class CollectorPlan:
 
     # ---------- names ----------
 
-    def _constant(self, word: str, kind: str, value: Any, key: Any = None) -> str:
+    def _constant(self, word: str, kind: ConstantKind, value: Any, key: Any = None) -> str:
         """The name of the constant `kind(value)`, made on first use; constants with one key
         (by default the kind and the value's repr) are one."""
         key = (kind, repr(value)) if key is None else key
         if key not in self._constant_of:
             self._constant_of[key] = "_" + numbered(identifier(word).upper(), self._upper)
-            self.constants.append(Constant(self._constant_of[key], kind, value))
+            self.constants.append(Constant(name=self._constant_of[key], kind=kind, value=value))
         return self._constant_of[key]
 
     def enum_set(self, members: Any) -> str:
@@ -282,7 +323,7 @@ class CollectorPlan:
         return self.function("visit", list(members), 0, frozenset(), word, word)
 
     def function(
-        self, kind: str, members: list[str], start: int, later: frozenset[str], word: str, named: str
+        self, kind: FunctionKind, members: list[str], start: int, later: frozenset[str], word: str, named: str
     ) -> Function:
         """The visit of a group, or (kind "branch") a candidate: the group so far with one
         branch, whose members before `start` have their combinators resolved already. Keyed by
@@ -293,7 +334,7 @@ class CollectorPlan:
         key = (kind, contents, start, later)
         if key in self._by_key:
             return self._by_key[key]
-        function = Function(numbered(f"_{kind}_{identifier(named)}", self._names), kind)
+        function = Function(name=numbered(f"_{kind}_{identifier(named)}", self._names), kind=kind)
         self._by_key[key] = function
         self.functions.append(function)
         function.pre = self._types(members)
@@ -302,9 +343,12 @@ class CollectorPlan:
 
     def _types(self, group: list[str]) -> list[TypeTest]:
         distinct = dict.fromkeys(self.nodes[pointer].types for pointer in group)
-        return [TypeTest(types, " | ".join(types)) for types in distinct if types is not None]
+        return [TypeTest(names=types, expected=" | ".join(types)) for types in distinct if types is not None]
 
-    def _resolve(
+    # The unrolled loop's state, passed down its recursion: where it is (position, k), the names
+    # it counts as declared, and what it builds (function, word, memoized). One object for them
+    # would be built and taken apart at each of the calls below, all inside this loop.
+    def _resolve(  # noqa: PLR0913
         self,
         function: Function,
         group: list[str],
@@ -329,7 +373,7 @@ class CollectorPlan:
         expected = " | ".join(dict.fromkeys(n for names in choice.accepts for n in names or ()))
         on_none = extra | frozenset(choice.names)  # no branch selected: its names count as declared
         if _disjoint(choice):
-            switch = Switch([a for a in choice.accepts if a is not None], expected)
+            switch = Switch(admits=[a for a in choice.accepts if a is not None], expected=expected)
             for b, names in zip(choice.branches, switch.admits, strict=True):
                 members = list(self.nodes[b].group)
                 then = self._resolve(function, group + members, position, k + 1, extra, word, memoized)
@@ -338,18 +382,18 @@ class CollectorPlan:
             return switch
         tag = choice.tag
         tags_text = self._constant(f"{tag}_tags", "tags_text", choice.tags) if tag is not None else ""
-        choose = Choose(self._uid, choice, [], tags_text, expected)
+        choose = Choose(uid=self._uid, choice=choice, candidates=[], tags_text=tags_text, expected=expected)
         last = not rests
         for i, b in enumerate(choice.branches):
             members = list(self.nodes[b].group)
             accepts = choice.accepts[i]
             suffix = "_".join(accepts) if accepts is not None else "any"
             callee = self.function("branch", group + members, len(group), ahead, word, f"{word}_{suffix}")
-            call = Call(callee)
+            call = Call(callee=callee)
             function.calls.append(call)
             choose.candidates.append(call)
             if last and not any(self.nodes[m].choices for m in members):
-                choose.on_branch.append(Reuse(i))
+                choose.on_branch.append(Reuse(index=i))
             else:
                 then = self._resolve(function, group + members, position, k + 1, extra, word, True)
                 choose.on_branch.append(then)
@@ -361,7 +405,7 @@ class CollectorPlan:
     ) -> Steps:
         nodes = [self.nodes[p] for p in group]
         # step 2: each distinct const and enum once, in group order
-        distinct: dict[tuple[str, str], Any] = {}
+        distinct: dict[tuple[ValueKind, str], Any] = {}
         for node in nodes:
             if node.const:
                 distinct.setdefault(("const", repr(node.const[0])), node.const[0])
@@ -370,14 +414,15 @@ class CollectorPlan:
         values: list[ValueTest] = []
         for (kind, shown), k in distinct.items():
             if kind == "const":
-                values.append(ValueTest("const", k, self._constant(f"{word}_const", "const", k)))
+                text = self._constant(f"{word}_const", "const", k)
+                values.append(ValueTest(kind="const", value=k, text=text))
                 continue
             name = self._constant(f"{word}_members", "literal", k)
             text = self._constant(f"{word}_enum", "members_text", name, ("members_text", shown))
             if all(isinstance(m, str) for m in k):
                 # the fast path tests a str against it too: a member renamed is one line
                 self._constant(f"{word}_set", "members_set", name, ("members_set", shown))
-            values.append(ValueTest("enum", k, text, name))
+            values.append(ValueTest(kind="enum", value=k, text=text, members=name))
         # per JSON type, in the order the vocabulary first names each type: one value has one
         # type, so only the order within a type is step 3's
         bounds: dict[str, list[BoundTest]] = {k.constrains: [] for k in self.tool.vocabulary.bounds}
@@ -393,7 +438,7 @@ class CollectorPlan:
                 extra_name = self.patterns[bound.python]
             elif bound.spec.macro == "multiple":
                 extra_name = self._constant(f"{word}_step", "fraction", bound.value)
-            test = BoundTest(bound.spec, bound.value, text, extra_name)
+            test = BoundTest(spec=bound.spec, value=bound.value, text=text, extra=extra_name)
             bounds[bound.spec.constrains].append(test)
         objects: Objects | None = None
         if any(n.object_like for n in nodes):
@@ -411,7 +456,14 @@ class CollectorPlan:
             pointers = [] if allowed else [e for e in extras if isinstance(e, str)]
             schemas = [self._descend(function, e, f"{word}_value", memoized) for e in pointers]
             unexamined = allowed and not self.tool.vocabulary.strict_keys
-            objects = Objects(required, properties, declared_name, allowed, schemas, unexamined)
+            objects = Objects(
+                required=required,
+                properties=properties,
+                declared=declared_name,
+                allowed=allowed,
+                extras=schemas,
+                unexamined=unexamined,
+            )
             if objects.examines_nothing:
                 objects = None
         items = [
@@ -420,7 +472,13 @@ class CollectorPlan:
         tested = [t.names for t in function.pre]  # passed already: the same value, the same tests
         types = [t for t in self._types(group) if t.names not in tested]
         known = possible([t.names for t in [*function.pre, *types]])  # past step 1
-        steps = Steps(types, values, {t: b for t, b in bounds.items() if b}, objects, items)
+        steps = Steps(
+            types=types,
+            values=values,
+            bounds={t: b for t, b in bounds.items() if b},
+            objects=objects,
+            items=items,
+        )
         if known is not None:
             _restrict(steps, known)
         return steps
@@ -428,7 +486,7 @@ class CollectorPlan:
     def _descend(self, function: Function, pointer: str, word: str, memoized: bool) -> Call:
         group = self.nodes[pointer].group
         callee = self.visit(group, word)
-        call = Call(callee, memoized=memoized, descent=True)
+        call = Call(callee=callee, memoized=memoized, descent=True)
         fv = self.fast.values.get((*group, "resolved 0"))
         if fv is not None and not fv.fallback and not fv.empty and (fv.helper or _inline(fv)):
             call.fast = fv
@@ -564,7 +622,7 @@ class CollectorPlan:
         return [f for f in self.functions if f.listed and (not f.empty or f is self.root)]
 
     @property
-    def root_lists(self) -> tuple[str, ...]:
+    def root_lists(self) -> tuple[IssueList | Literal["_s.NO_ISSUES"], ...]:
         """The issue lists _message passes _collect, in the spec's order: a kind the arguments'
         visit never reports gets the shared, never-filled `_s.NO_ISSUES` (no list made)."""
         kinds = self.root.kinds if self.root.direct else frozenset(_LISTS)
@@ -625,12 +683,12 @@ def _direct_body(function: Function) -> bool:
     return True
 
 
-_HELPED = ("multiple", "unique")  # the macros of bounds whose tests call `_paths`
+_HELPED: tuple[Macro, ...] = ("multiple", "unique")  # the macros of bounds whose tests call `_paths`
 
 
-def _kinds(body: Body | None) -> frozenset[str]:
+def _kinds(body: Body | None) -> frozenset[IssueList]:
     """The lists a direct visit's body appends to, or hands to the visits it calls."""
-    found = {"typ"} if isinstance(body, Switch) else set()
+    found: set[IssueList] = {"typ"} if isinstance(body, Switch) else set()
     for steps in _all_steps(body):  # a direct visit's: steps, or a switch's steps
         if steps.types:
             found.add("typ")
@@ -648,10 +706,10 @@ def _kinds(body: Body | None) -> frozenset[str]:
     return frozenset(found)
 
 
-_LISTS = ("mis", "une", "typ", "inv")  # missing, unexpected, type, invalid: the spec's order
+_LISTS: tuple[IssueList, ...] = get_args(IssueList)
 
 
-def _filled(call: Call) -> set[str]:
+def _filled(call: Call) -> set[IssueList]:
     """The lists a descent fills: every one passed on, but one written in place (a type test,
     and its enum) fills only its own."""
     if not call.exact or call.visits:

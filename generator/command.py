@@ -1,7 +1,17 @@
 """The command that regenerates a package, named in every generated file's header and in the
 advice of `toolgen check` when the package drifted (docs/how-it-works.md, "Headers and reuse"),
 and the command that imports its declarations, named in its index's header for a guard to
-repeat when a server's tools drifted from the package (docs/mcp.md)."""
+repeat when a server's tools drifted from the package (docs/mcp.md).
+
+Only the options that differ from what a bare `toolgen generate` uses in this project (its
+[tool.toolgen] table, else tool_schemas -> generated, subset keywords) are named, with paths
+relative to `base` (the project root in headers, the working directory in advice); a path
+outside the project is written absolute. Where nothing differs and the project root's
+Makefile has a `generate` target (as this repository's, which also removes stale compiled
+modules), the command is `make generate`: a project's own entry point, where it has one. The
+header depends on nothing but the package, its sources and the root, never on where the run
+started: a file whose header names another command is not reused (generator/header.py).
+"""
 
 from __future__ import annotations
 

@@ -21,7 +21,10 @@ from generator.vocabulary import VOCABULARIES
 KEYWORD_MODES = tuple(VOCABULARIES)
 DEFAULTS: dict[str, str] = {"schemas": "tool_schemas", "out": "generated", "keywords": "subset"}
 LISTS = ("allow", "import", "import-stdio")  # keys whose value is a list of strings
-KEYS = (*DEFAULTS, *LISTS)
+# `audit --suggest`'s evidence bar (docs/audit-suggest.md): a count of calls, and a share.
+MIN_RESCUED, MIN_SHARE = "suggest-min-rescued", "suggest-min-share"
+NUMBERS = (MIN_RESCUED, MIN_SHARE)
+KEYS = (*DEFAULTS, *LISTS, *NUMBERS)
 # What `--allow` (and `allow = [...]`) names: a kind of warning (generator/errors.py), or a
 # JSON Schema keyword that a "not enforced" warning may list; a "not enforced" warning is
 # allowed when every keyword it lists is. Keywords the generator interprets in both modes are
@@ -50,6 +53,9 @@ class Settings:
     # `toolgen import`'s sources from the table (the command line's replace them).
     imports: tuple[str, ...] = ()
     import_stdio: tuple[str, ...] = ()
+    # `audit --suggest`'s evidence bar from the table; None: the command line's, else the default.
+    min_rescued: int | None = None
+    min_share: float | None = None
 
     def origin(self, key: str) -> str:
         """Where a folder option's value came from, for messages."""
@@ -80,22 +86,44 @@ def table(root: Path, here: Path) -> tuple[Path | None, dict[str, Any]]:
     for key, value in found.items():
         if key not in KEYS:
             raise refused(f"{key}: unknown key; expected one of {', '.join(KEYS)}")
-        if key not in LISTS:
-            if not isinstance(value, str) or not value:
-                raise refused(f"{key}: expected a non-empty string")
-        elif not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise refused(f"{key}: expected a list of strings")
-        elif not all(value):
-            raise refused(f"{key}: an empty string in the list")
-        elif key == "allow":
-            try:
-                allowed(value)
-            except ValueError as exc:
-                raise refused(f"allow: {exc}") from None
+        if (problem := value_problem(key, value)) is not None:
+            raise refused(f"{key}: {problem}")
     keywords = found.get("keywords")
     if keywords is not None and keywords not in KEYWORD_MODES:
         raise refused(f"keywords: {keywords!r} is not one of {', '.join(KEYWORD_MODES)}")
     return path, found
+
+
+def value_problem(key: str, value: object) -> str | None:
+    """Why `value` cannot be the known key `key`'s, or None: each key has one kind of value (a
+    number of the evidence bar, a list of non-empty strings, or a non-empty string)."""
+    if key in NUMBERS:
+        return number_problem(key, value)
+    if key not in LISTS:
+        return None if isinstance(value, str) and value else "expected a non-empty string"
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        return "expected a list of strings"
+    if not all(value):
+        return "an empty string in the list"
+    if key == "allow":
+        try:
+            allowed(value)
+        except ValueError as exc:
+            return str(exc)
+    return None
+
+
+def number_problem(key: str, value: object) -> str | None:
+    """Why `value` cannot be the evidence bar's `key`, or None: a count is an integer of at least
+    1, a share a number from 0 up to (not including) 1."""
+    # TOML's true is a bool, and Python's bool an int: refused as either.
+    if key == MIN_RESCUED:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            return "expected an integer of at least 1"
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1:
+        return "expected a number from 0 up to 1 (a share: 0.1 is 10%)"
+    return None
 
 
 def allowed(names: list[str] | tuple[str, ...]) -> frozenset[str]:
@@ -146,6 +174,8 @@ def settings(
         configured=frozenset(found),
         imports=tuple(found.get("import", ())),
         import_stdio=tuple(found.get("import-stdio", ())),
+        min_rescued=found.get(MIN_RESCUED),
+        min_share=float(found[MIN_SHARE]) if MIN_SHARE in found else None,
     )
 
 

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Generic, Literal, TypeVar, get_args
 
 
 class DeclarationError(Exception):
-    """A declaration the generator refuses (spec section 7): exit status 2, nothing written."""
+    """A declaration the generator refuses (docs/spec/validation.md §7): exit status 2, nothing written."""
 
     def __init__(self, file: str, pointer: str, reason: str, tool: str = "") -> None:
         super().__init__(f"{file}: {_tool(tool)}{pointer or '/'}: {reason}")
@@ -48,28 +49,45 @@ class Refusals(DeclarationError):
         return self._all
 
 
-# The kinds of Notice (spec section 7, "Warn"), by the kind of the schema graph's warning
-# (generator/schema_graph.py) it reports: what `--allow` names, in this order.
-NOTICE_KINDS = {
-    "not_interpreted": "not-enforced",  # keywords not enforced (E2's list, a non-local $ref, ...)
-    "keys_unchecked": "unchecked-keys",  # undeclared keys unchecked because of an open keyword
-    "accepts_only_empty": "accepts-only-empty",  # an object-like value with nothing declared
-    "required_without_property": "required-without-schema",
-    "boolean_subschema": "boolean-subschema",
-    "one_of": "one-of",  # oneOf's exactly-one rule is not enforced
-    "nested_quantifier": "nested-quantifier",  # an enforced pattern whose matching time can explode
-    "unsatisfiable": "unsatisfiable",  # bounds no value of their type can meet
-}
-NOT_ENFORCED = NOTICE_KINDS["not_interpreted"]
+# The kinds of Notice (§7, "Warn"): what `--allow` names, in this order.
+NoticeKind = Literal[
+    "not-enforced",  # keywords not enforced (E2's list, a non-local $ref, ...)
+    "unchecked-keys",  # undeclared keys unchecked because of an open keyword
+    "accepts-only-empty",  # an object-like value with nothing declared
+    "required-without-schema",
+    "boolean-subschema",
+    "one-of",  # oneOf's exactly-one rule is not enforced
+    "nested-quantifier",  # an enforced pattern whose matching time can explode
+    "unsatisfiable",  # bounds no value of their type can meet
+]
+# The kinds of the schema graph's own warnings (generator/schema_graph.py), one per NoticeKind.
+WarningKind = Literal[
+    "not_interpreted",
+    "keys_unchecked",
+    "accepts_only_empty",
+    "required_without_property",
+    "boolean_subschema",
+    "one_of",
+    "nested_quantifier",
+    "unsatisfiable",
+]
+# The notice kind each schema graph warning is reported as (generator/check.py).
+NOTICE_KINDS: dict[WarningKind, NoticeKind] = dict(
+    zip(get_args(WarningKind), get_args(NoticeKind), strict=True)
+)
+NOT_ENFORCED: NoticeKind = "not-enforced"
+
+# A Notice's kind: a NoticeKind as reported, a WarningKind in the schema graph's own list.
+KindT = TypeVar("KindT", NoticeKind, WarningKind)
 
 
 @dataclass(frozen=True)
-class Notice:
+class Notice(Generic[KindT]):
     """Something legal but suspicious in a declaration (a warning); an error under --strict."""
 
     file: str
     pointer: str
-    kind: str  # one of NOTICE_KINDS' values (its keys in the schema graph's own warnings)
+    kind: KindT
     reason: str
     # For a not-enforced notice, every keyword it lists: `--allow` judges a notice by them.
     keywords: tuple[str, ...] = ()

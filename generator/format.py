@@ -1,4 +1,4 @@
-"""Stage 4: format rendered source with black (mode pinned here) and prove it parses.
+"""Stage 6: format rendered source with black (mode pinned here) and prove it parses.
 
 `Formatter` formats a run's files as they are rendered, in a process pool when there is enough
 work and more than one core: black is pure CPU and nearly all of a cold generate's time, so a pool

@@ -1,8 +1,13 @@
 """The semantic IR: what one tool's validator must check, and nothing about how.
 
-One `Node` per schema the vocabulary interprets, named by its JSON pointer (docs/how-it-works.md,
-"The IR is semantic"). Wording is in `templates/_support.py`, names and the code's form in
-`generator/plan.py` and `generator/collector.py`.
+One `Node` per schema the vocabulary interprets, named by its JSON pointer: its own
+keywords (types, const, enum, bounds, object and array keywords) and its group (E4 of
+docs/spec/extended.md: itself, its `$ref` target's group, its `allOf` branches' groups) and
+choices (`anyOf` / `oneOf`). A bound names its keyword's spec (generator/vocabulary.py),
+which names the macro pair that writes it. No message text (a bound's line is its spec's to
+word), no generated names and no render strategy live here: wording is in
+`templates/_support.py`, names and the code's form in `generator/plan.py` and
+`generator/collector.py` (docs/how-it-works.md, "The IR is semantic").
 """
 
 from __future__ import annotations
@@ -10,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from generator.vocabulary import SUBSET, Keyword, Vocabulary
+from generator.vocabulary import SUBSET, CombinatorKeyword, Keyword, Vocabulary
 
 
 @dataclass(frozen=True)
@@ -37,7 +42,7 @@ class Bound:
 class Choice:
     """One `anyOf` / `oneOf` (E5): its branches (schema pointers) and what E5 reads from them."""
 
-    keyword: str
+    keyword: CombinatorKeyword
     branches: tuple[str, ...]
     names: tuple[str, ...]  # declared by any branch, at any depth
     tag: str | None  # discriminator property (E5 rule 2)

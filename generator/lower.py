@@ -1,7 +1,7 @@
 """Stage 3: lower a checked declaration's schema graph to the semantic IR of generator/ir.py.
 
 Only schemas that generator/check.py accepted get here. Lowering decides what is checked
-(validation.md section 5, extended.md E4), never how it is spelled or named: one `Node` per
+(docs/spec/validation.md §5, docs/spec/extended.md E4), never how it is spelled or named: one `Node` per
 schema the vocabulary interprets.
 """
 
@@ -29,16 +29,31 @@ def _bounds(schema: dict[str, Any], vocabulary: Vocabulary) -> tuple[Bound, ...]
         # a pattern is checked in the Python spelling of its translation (None: not enforced)
         python = translate(value).python if spec.macro == "pattern" else None
         if spec.macro != "pattern" or python is not None:
-            found.append(Bound(spec, value, python))
+            found.append(Bound(spec=spec, value=value, python=python))
     return tuple(found)
 
 
 def _node(graph: SchemaGraph, pointer: str) -> Node:
     schema = graph.schemas[pointer]
     group = graph.groups[pointer]
-    if not isinstance(schema, dict):
-        nothing = (None, (), None, (), (), (), None, None, False, False, (), ())
-        return Node(pointer, *nothing, content_key(schema), content_key(schema, True))
+    if not isinstance(schema, dict):  # a boolean schema: nothing of its own to check
+        return Node(
+            pointer=pointer,
+            types=None,
+            const=(),
+            enum=None,
+            bounds=(),
+            required=(),
+            properties=(),
+            extra=None,
+            items=None,
+            open=False,
+            object_like=False,
+            group=(),
+            choices=(),
+            content=content_key(schema),
+            content_resolved=content_key(schema, True),
+        )
     types = declared_types(schema)
     opened = any(k in schema for k in graph.vocabulary.opening)
     properties = tuple(
@@ -50,12 +65,12 @@ def _node(graph: SchemaGraph, pointer: str) -> Node:
     items = pointer_join(pointer, "items") if isinstance(schema.get("items"), (dict, bool)) else None
     choices = tuple(
         Choice(
-            c.keyword,
-            tuple(b.schema for b in c.branches),
-            c.declared,
-            c.discriminator.name if c.discriminator is not None else None,
-            c.discriminator.tags if c.discriminator is not None else (),
-            tuple(b.accepts for b in c.branches),
+            keyword=c.keyword,
+            branches=tuple(b.schema for b in c.branches),
+            names=c.declared,
+            tag=c.discriminator.name if c.discriminator is not None else None,
+            tags=c.discriminator.tags if c.discriminator is not None else (),
+            accepts=tuple(b.accepts for b in c.branches),
         )
         for c in group.combinators
         if c.schema == pointer

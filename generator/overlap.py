@@ -1,10 +1,22 @@
 """A renderer started in its own process before pass 1, so that its start-up overlaps the scan.
 
-When a declaration changed since the package was written (`edited`), on Linux with two or
-more usable cores, the CLI forks one worker that imports the compiler and compiles a tool's
-templates while the parent scans, then renders and formats what pass 2 sends it with the
-functions a run here uses, so the bytes are the same. A worker that dies or fails is left
-(the files not answered are rendered here) and never outlives the run (docs/scale.md).
+An edit of one declaration renders two files, but the process that renders them must first
+import jinja2 and black and compile the templates (a third of a second), as long as pass 1's
+scan of 10,000 unchanged tools. When a declaration changed since the package was written
+(`edited`), on Linux with two or more usable cores, the CLI forks one worker as soon as it
+has imported generator.build (which imports neither): the worker imports the compiler and
+compiles a tool's templates while the parent scans, then renders and formats what pass 2
+sends it with the functions a run here uses (generator/build.py `render_job`,
+generator/format.py `format_source`), so the bytes are the same. A run with nothing to
+render never waits for it; one with many files renders here (generator/build.py
+`_renderer`).
+
+A worker that dies or reports an error is left: the file it failed on and every file sent
+after it are rendered here, in order (an error raised here again, as a serial run raises
+it). It never outlives the run: the parent kills it when the run ends, however it ends (the
+CLI's `finally`, multiprocessing's exit handler for a daemon), and a parent killed outright
+closes the pipe, on which the worker then reads the end and exits. docs/scale.md ("The
+renderer started first") says why that sign and when it is not used.
 """
 
 from __future__ import annotations

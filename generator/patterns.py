@@ -1,4 +1,4 @@
-"""ECMA-262 `pattern` -> Python `re` source, with ECMA meanings (extended.md E6).
+"""ECMA-262 `pattern` -> Python `re` source, with ECMA meanings (docs/spec/extended.md E6).
 
 `translate(pattern)` parses the pattern with its own recursive-descent parser over the
 ECMA-262 grammar, in both of its modes: with the `u` flag (the semantics E6 gives a
@@ -148,14 +148,20 @@ class _Set:
     ranges: Ranges
 
 
+_AssertKind = Literal["^", "$", "b", "B"]  # as the pattern writes it (`\b` and `\B` without their backslash)
+# A group: non-capturing (or capturing: the translation captures nothing), a lookahead or a
+# negative one; outside E6, a lookbehind or a negative one, a named group, a modifiers group.
+_GroupKind = Literal["group", "la", "nla", "lb", "nlb", "named", "modifiers"]
+
+
 @dataclass(frozen=True)
 class _Assert:
-    kind: str  # "^", "$", "b", "B"
+    kind: _AssertKind
 
 
 @dataclass(frozen=True)
 class _Group:
-    kind: str  # "group", "la", "nla"; outside E6: "lb", "nlb", "named", "modifiers"
+    kind: _GroupKind
     body: _Disj
 
 
@@ -343,12 +349,12 @@ class _Parser:
         c = self.peek()
         if c in (0x5E, 0x24):
             self.i += 1
-            return self.no_quantifier(_Assert(chr(c)))
+            return self.no_quantifier(_Assert("^" if c == 0x5E else "$"))
         if c == 0x5C and self.peek(1) in (0x62, 0x42):
             self.i += 2
-            return self.no_quantifier(_Assert(chr(self.cps[start + 1])))
+            return self.no_quantifier(_Assert("b" if self.cps[start + 1] == 0x62 else "B"))
         if self.at("(?=") or self.at("(?!"):
-            kind = "la" if self.peek(2) == 0x3D else "nla"
+            kind: _GroupKind = "la" if self.peek(2) == 0x3D else "nla"
             self.i += 3
             node: _Node = _Group(kind, self.group_body(start, path))
             if self.unicode:
@@ -637,14 +643,7 @@ class _Parser:
             self.i += 1
             return _CONTROL[c]
         if c == 0x63:
-            nxt = self.peek(1)
-            if nxt in _LETTERS or (in_class and not self.unicode and (nxt in _DEC or nxt == 0x5F)):
-                self.i += 2
-                self.note("a control escape `\\c`", start)
-                return nxt % 32
-            if self.unicode:
-                raise self.fail("`\\c` not followed by a letter", start)
-            return 0x5C  # Annex B: the backslash itself; `c` is read next
+            return self.control_letter(start, in_class)
         if c == 0x30 and self.peek(1) not in _DEC:
             self.i += 1
             return 0
@@ -653,14 +652,7 @@ class _Parser:
                 raise self.fail("an octal or decimal escape", start)
             return self.legacy_escape(start)
         if c == 0x78:
-            self.i += 1
-            if self.peek() in _HEX and self.peek(1) in _HEX:
-                value = int(chr(self.peek()) + chr(self.peek(1)), 16)
-                self.i += 2
-                return value
-            if self.unicode:
-                raise self.fail("an incomplete `\\x` escape", start)
-            return 0x78
+            return self.hex_escape(start)
         if c == 0x75:
             self.i += 1
             escaped = self.unicode_escape(always=False)
@@ -678,6 +670,29 @@ class _Parser:
             raise self.fail("`\\k` not followed by a group name", start)
         self.i += 1
         return c
+
+    def control_letter(self, start: int, in_class: bool) -> int:
+        """At `c` after `\\`: `\\c` and an ASCII letter (or, Annex B, in a class without the `u`
+        flag, a digit or `_`) is that control character; else Annex B reads the backslash itself."""
+        nxt = self.peek(1)
+        if nxt in _LETTERS or (in_class and not self.unicode and (nxt in _DEC or nxt == 0x5F)):
+            self.i += 2
+            self.note("a control escape `\\c`", start)
+            return nxt % 32
+        if self.unicode:
+            raise self.fail("`\\c` not followed by a letter", start)
+        return 0x5C  # Annex B: the backslash itself; `c` is read next
+
+    def hex_escape(self, start: int) -> int:
+        """At `x` after `\\`: `\\x` and two hex digits; else (Annex B) the letter `x` itself."""
+        self.i += 1
+        if self.peek() in _HEX and self.peek(1) in _HEX:
+            value = int(chr(self.peek()) + chr(self.peek(1)), 16)
+            self.i += 2
+            return value
+        if self.unicode:
+            raise self.fail("an incomplete `\\x` escape", start)
+        return 0x78
 
     # -- classes
     def char_class(self) -> _Node:
@@ -795,13 +810,13 @@ def _set_text(ranges: Ranges) -> str:
 
 
 _WORD_CLASS = "[0-9A-Z_a-z]"
-_ASSERTIONS = {
+_ASSERTIONS: dict[_AssertKind, str] = {
     "^": "^",
     "$": "\\Z",
     "b": "(?a:\\b)",
     "B": f"(?:(?<={_WORD_CLASS})(?={_WORD_CLASS})|(?<!{_WORD_CLASS})(?!{_WORD_CLASS}))",
 }
-_GROUPS = {"group": "(?:", "la": "(?=", "nla": "(?!"}
+_GROUPS: dict[_GroupKind, str] = {"group": "(?:", "la": "(?=", "nla": "(?!"}
 
 
 def _emit(node: _Node) -> str:

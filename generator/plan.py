@@ -1,9 +1,14 @@
 """Stage 4: plan the module of one tool: stable names, the fast path and the exact collector.
 
 Lowering says what to check; this stage decides how the module spells it, and nothing else:
-names from JSON names, with a collision suffix (docs/how-it-works.md, "Names and diffs"); the
-fast path (`FastPlan`, below) proves a valid call valid with straight-line tests, and the
-collector (generator/collector.py) finds every issue of any other call.
+
+* **Names** come from JSON names (generator/names.py), never from positions: the visit of the
+  elements of `questions` is `_collect_questions_item`, and a later name that would collide
+  with an earlier one gets a suffix, `_2`. So adding an optional property renames nothing
+  else (docs/how-it-works.md, "Names and diffs"; tests/test_diff_stability.py).
+* **The fast path** (`FastPlan`, below) proves a valid call valid with straight-line tests
+  and nothing else: it only has to be sound, since any call it does not prove valid goes to
+  **the collector** (generator/collector.py), which finds every issue of any other call.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Any
+from typing import Any, Literal
 
 from generator.collector import CollectorPlan, numbered, possible
 from generator.ir import Bound, Node, ToolModule
@@ -68,25 +73,30 @@ def plan(tool: ToolModule) -> ModulePlan:
     # A list visit proves a child valid with its helper (collector.j2, proven).
     calls = [c for f in collector.functions for c in f.calls]
     fast.embed({id(c.fast) for c in calls if c.fast is not None and not c.direct})
-    return ModulePlan(tool, patterns, fast, collector)
+    return ModulePlan(tool=tool, patterns=patterns, fast=fast, collector=collector)
 
 
 # ---------- the fast path ----------
 #
 # The fast path proves a valid call valid with straight-line tests and nothing else; any
 # call it does not prove valid goes to the exact collector, so it only has to be sound.
-# A value's tests come from its completed group (E4): with no anyOf / oneOf it is the group
-# itself; with one combinator whose branches have none of their own, it is one alternative
-# per branch (the group plus that branch's group: E5 rule 1 selects a branch exactly when
-# that merged group accepts the value). Anything else (two combinators in one group, nested
-# combinators) is left to the collector: its fast test is `False`.
+# A value's tests come from its completed group (docs/spec/extended.md E4): with no anyOf /
+# oneOf it is the group itself; with one combinator whose branches have none of their own,
+# it is one alternative per branch (the group plus that branch's group: E5 rule 1 selects a
+# branch exactly when that merged group accepts the value). Anything else (two combinators
+# in one group, nested combinators) is left to the collector: its fast test is `False`.
+
+
+# What an object's fast test does with a key it does not declare: nothing ("allow": an open
+# keyword or additionalProperties true), fail ("forbid"), or test its value ("check").
+ExtraRule = Literal["allow", "forbid", "check"]
 
 
 @dataclass
 class FastObject:
     required: tuple[str, ...]  # distinct, group order
     members: list[tuple[str, FastValue]]  # (name, its test) per declaring schema, group order
-    extra: str  # "allow" (open or additionalProperties true), "forbid", "check"
+    extra: ExtraRule
     declared: tuple[str, ...]
     extra_values: list[FastValue]
 
@@ -216,7 +226,7 @@ class FastPlan:
             found.recursive |= key in self._building
             found.users += 1
             return found
-        fv = FastValue(key)
+        fv = FastValue(key=key)
         self.values[key] = fv
         self._building.add(key)
         nodes = [self._nodes[p] for p in members]
@@ -255,6 +265,7 @@ class FastPlan:
             members = [(p, self.value(sub, p)) for n in nodes for p, sub in n.properties]
             extras = [n.extra for n in nodes if n.extra is not None]
             extra_values = [self.value(e, f"{name}_value") for e in extras if isinstance(e, str)]
+            extra: ExtraRule
             if any(n.open for n in nodes) or any(e is True for e in extras):
                 extra, extra_values = "allow", []
             else:
@@ -265,7 +276,14 @@ class FastPlan:
             extra_values = [v for v in extra_values if not v.empty or v.key in self._building]
             # an object none of whose keys is tested is its type test alone (a leaf)
             tested = required or members or extra != "allow" or self.tool.vocabulary.strict_keys
-            fv.obj = FastObject(required, members, extra, declared, extra_values) if tested else None
+            if tested:
+                fv.obj = FastObject(
+                    required=required,
+                    members=members,
+                    extra=extra,
+                    declared=declared,
+                    extra_values=extra_values,
+                )
         if fv.may("array"):
             items = [self.value(n.items, f"{name}_item") for n in nodes if n.items is not None]
             fv.items = [v for v in items if not v.empty or v.key in self._building]

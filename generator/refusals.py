@@ -1,4 +1,4 @@
-"""The keyword refusals of spec section 7 that both modes apply wherever they read a schema.
+"""The keyword refusals of docs/spec/validation.md §7 that both modes apply wherever they read a schema.
 
 Each function returns the (JSON pointer, reason) to refuse, or None: the schema graph
 (generator/schema_graph.py) raises them with the file and base pointer, the same texts in

@@ -89,7 +89,8 @@ def render_tool(env: jinja2.Environment, plan: ModulePlan) -> str:
 
 
 def render_init(env: jinja2.Environment, keywords: str = "subset") -> str:
-    """`__init__.py`'s body: the same for every package of a keyword mode (E1), so that it
+    """`__init__.py`'s body: the same for every package of a keyword mode (docs/spec/extended.md
+    E1), so that it
     does not grow with the catalogue; the tool table lives in `_declarations.py`."""
     return env.get_template("init.py.j2").render(keywords=keywords)
 

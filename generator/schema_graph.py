@@ -1,4 +1,4 @@
-"""Static analysis of one declaration in its vocabulary (validation.md, extended.md).
+"""Static analysis of one declaration in its vocabulary (docs/spec/validation.md, docs/spec/extended.md).
 
 `analyse(file, parameters)` checks every schema that the vocabulary interprets (§7 and E8
 refusals, raised as `DeclarationError` at the first one), resolves local `$ref`s
@@ -11,7 +11,21 @@ Schemas are named by their RFC 6901 JSON pointer from the `parameters` root ("" 
 (`base` + that pointer). Nothing here reads generator/ beyond errors.py, patterns.py,
 refusals.py and vocabulary.py: the lowering consumes the returned `SchemaGraph`.
 
-Where the spec is silent, the readings are docs/extended.md's ("How a declaration is read").
+Readings where the spec is silent (docs/extended.md, "How a declaration is read", says the
+same for users):
+* A boolean subschema (`true` or `false`) contributes nothing to a group (E4): its group is
+  empty. `additionalProperties: true|false` keeps its own meaning and is not a subschema.
+* A schema met twice in one group (`allOf: [{$ref: A}, {$ref: A}]`) is kept once, at its first
+  place: applying it again could only repeat identical issues, which E4 records once.
+* Every schema the vocabulary interprets is checked, also where a declared `type` makes a
+  keyword unreachable (`{"type": "string", "properties": {"x": {"type": "strin"}}}` is refused).
+* The top-level rules of docs/spec/validation.md §7 (type "object", no enum, and E8's no
+  const) apply to every schema of the root's group known before any combinator, since all of
+  them are applied to the whole input; the root itself keeps the subset texts word for word.
+* Warnings judged on a value (accepts only {}, names required without a property schema,
+  undeclared keys unchecked) look at every schema that can be applied in place to that value:
+  its group and the groups of all branches of its combinators, at any depth.
+* Bounds no value can meet are judged per schema.
 """
 
 from __future__ import annotations
@@ -22,13 +36,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any
 from urllib.parse import unquote
 
-from generator.errors import DeclarationError, Notice, pointer_join
+from generator.errors import DeclarationError, Notice, WarningKind, pointer_join
 from generator.patterns import PatternTranslation, components
 from generator.refusals import required_refusal, type_refusal
-from generator.vocabulary import EXTENDED, Vocabulary, is_number
+from generator.vocabulary import EXTENDED, CombinatorKeyword, Vocabulary, is_number
 
 __all__ = [
     "Combinator",
@@ -42,7 +56,7 @@ __all__ = [
 ]
 
 # In the order one schema's combinators are resolved (E4).
-COMBINATORS: tuple[Literal["anyOf", "oneOf"], ...] = ("anyOf", "oneOf")
+COMBINATORS: tuple[CombinatorKeyword, ...] = ("anyOf", "oneOf")
 DEFINITIONS = ("$defs", "definitions")
 OBJECT_KEYWORDS = ("properties", "required", "additionalProperties")
 
@@ -62,12 +76,13 @@ class Discriminator:
 class Combinator:
     """One `anyOf` / `oneOf` met in a group."""
 
-    keyword: Literal["anyOf", "oneOf"]
+    keyword: CombinatorKeyword
     schema: str  # pointer of the schema that carries it
     branches: tuple[Group, ...]  # each branch's own group (branch i is at schema/keyword/i)
     discriminator: Discriminator | None
     # Names declared (properties or required) by any branch: its group and the branches of the
-    # combinators in it, at any depth (E5 "count as declared"; E4 4c when nothing is selected).
+    # combinators in it, at any depth (E5: they count as declared while candidates are weighed,
+    # and for E4 4c when no branch is selected).
     declared: tuple[str, ...]
 
 
@@ -98,7 +113,7 @@ class SchemaGraph:
     # Canonical groups on a cycle of descents (a tree, a linked list): each needs its own
     # function pair; every other group may be inlined where it is reached.
     recursive: frozenset[str]
-    warnings: tuple[Notice, ...]  # kinds: the keys of errors.NOTICE_KINDS (check.py maps them)
+    warnings: tuple[Notice[WarningKind], ...]  # kinds: the keys of errors.NOTICE_KINDS (check.py maps them)
     vocabulary: Vocabulary = EXTENDED  # what was interpreted
 
     @property
@@ -119,12 +134,12 @@ _JSON_TYPES = (
 
 
 def json_type(value: Any) -> str:
-    """The JSON type name of a decoded JSON value (validation.md §3)."""
+    """The JSON type name of a decoded JSON value (docs/spec/validation.md §3)."""
     return next((name for kind, name in _JSON_TYPES if isinstance(value, kind)), type(value).__name__)
 
 
 def json_equal(a: Any, b: Any) -> bool:
-    """JSON equality (validation.md §4)."""
+    """JSON equality (docs/spec/validation.md §4)."""
     kind = json_type(a)
     if kind != json_type(b):
         return False
@@ -191,7 +206,7 @@ class _Analysis:
         # Per object schema, in walk order: its descents (properties, additionalProperties, items).
         self.descents: dict[str, list[str]] = {}
         self.definitions: list[str] = []
-        self.warnings: list[Notice] = []
+        self.warnings: list[Notice[WarningKind]] = []
         self.groups: dict[str, Group] = {}
 
     # ---------- reporting ----------
@@ -199,7 +214,7 @@ class _Analysis:
     def refuse(self, pointer: str, reason: str) -> DeclarationError:
         return DeclarationError(self.file, self.base + pointer, reason)
 
-    def warn(self, pointer: str, kind: str, keywords: tuple[str, ...], reason: str) -> None:
+    def warn(self, pointer: str, kind: WarningKind, keywords: tuple[str, ...], reason: str) -> None:
         self.warnings.append(Notice(self.file, self.base + pointer, kind, reason, keywords))
 
     # ---------- the whole analysis ----------
@@ -227,7 +242,7 @@ class _Analysis:
             raise self.refuse("", _NOT_OBJECT_LIKE)
 
     def check_top_level(self, pointer: str, schema: dict[str, Any], suffix: str) -> None:
-        """validation.md §7's rules on a schema applied to the whole input (E8 adds const)."""
+        """docs/spec/validation.md §7's rules on a schema applied to the whole input (E8 adds const)."""
         if "type" in schema and schema["type"] != "object":
             raise self.refuse(pointer_join(pointer, "type"), 'parameters must have type "object"' + suffix)
         for keyword, article in (("enum", "an"), ("const", "a")):
@@ -279,15 +294,7 @@ class _Analysis:
             children.append((pointer_join(pointer, "additionalProperties"), extra))
         elif not isinstance(extra, bool):
             raise self.refuse(pointer_join(pointer, "additionalProperties"), "expected a boolean or a schema")
-        if "items" in schema:
-            items = schema["items"]
-            at = pointer_join(pointer, "items")
-            if isinstance(items, list):
-                self.warn(at, "not_interpreted", ("items (tuple form)",), "not enforced: items (tuple form)")
-            elif isinstance(items, (dict, bool)):
-                children.append((at, items))
-            else:
-                raise self.refuse(at, "expected a schema (an object or a boolean) or a list of schemas")
+        children += self.check_items(pointer, schema)
         self.descents[pointer] = [at for at, _ in children]
         self.check_ref(pointer, schema)
         for keyword in self.in_place_keywords:
@@ -309,6 +316,20 @@ class _Analysis:
             )
         self.check_unsatisfiable(pointer, schema)
         return children
+
+    def check_items(self, pointer: str, schema: dict[str, Any]) -> list[tuple[str, Any]]:
+        """The schema `items` descends to, if any: its tuple form is not enforced (a warning),
+        anything but a schema or a list refused."""
+        if "items" not in schema:
+            return []
+        items = schema["items"]
+        at = pointer_join(pointer, "items")
+        if isinstance(items, list):
+            self.warn(at, "not_interpreted", ("items (tuple form)",), "not enforced: items (tuple form)")
+            return []
+        if not isinstance(items, (dict, bool)):
+            raise self.refuse(at, "expected a schema (an object or a boolean) or a list of schemas")
+        return [(at, items)]
 
     def check_ref(self, pointer: str, schema: dict[str, Any]) -> None:
         """A non-local $ref is not enforced; a local one is resolved to the canonical pointer of
@@ -471,7 +492,15 @@ class _Analysis:
         """G(pointer), from its links' groups (already built)."""
         schema = self.schemas[pointer]
         if isinstance(schema, bool):
-            return Group(pointer, (), (), pointer, False, (), None)
+            return Group(
+                schema=pointer,
+                members=(),
+                combinators=(),
+                canonical=pointer,
+                object_like=False,
+                declared=(),
+                accepts=None,
+            )
         links = [self.refs[pointer]] if pointer in self.refs else []
         if "allOf" in self.reads:
             links += _branches(pointer, schema, "allOf")
@@ -497,13 +526,19 @@ class _Analysis:
             accepts=_accepts(known),
         )
 
-    def combinator(self, pointer: str, keyword: Literal["anyOf", "oneOf"]) -> Combinator:
+    def combinator(self, pointer: str, keyword: CombinatorKeyword) -> Combinator:
         """The combinator `keyword` of `pointer` (built once: with its schema's group)."""
         branches = tuple(self.groups[b] for b in _branches(pointer, self.schemas[pointer], keyword))
         declared = dict.fromkeys(
             n for b in branches for names in (b.declared, *(c.declared for c in b.combinators)) for n in names
         )
-        return Combinator(keyword, pointer, branches, self.discriminator(branches), tuple(declared))
+        return Combinator(
+            keyword=keyword,
+            schema=pointer,
+            branches=branches,
+            discriminator=self.discriminator(branches),
+            declared=tuple(declared),
+        )
 
     def discriminator(self, branches: tuple[Group, ...]) -> Discriminator | None:
         if not all(b.object_like for b in branches):
@@ -513,7 +548,7 @@ class _Analysis:
         for name in (n for n in names if all(n in tags for tags in tagged)):
             values = [tags[name] for tags in tagged]
             if all(not json_equal(a, b) for i, a in enumerate(values) for b in values[i + 1 :]):
-                return Discriminator(name, tuple(values))
+                return Discriminator(name=name, tags=tuple(values))
         return None
 
     def tags(self, branch: Group) -> dict[str, Any]:

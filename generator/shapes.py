@@ -1,25 +1,35 @@
 """Declaration shapes: find the tools in one decoded file, whatever form they were written in.
 
-The forms are those docs/cli.md lists ("Adding a tool") and the OpenAI Responses API's
-`{"type": "function", "name", "description", "parameters"}`, detected from the members
-present, never from the file name. Each tool found carries the JSON pointer of its
-parameters inside the file, so every refusal about its schema points at the right place.
+Recognised shapes (detected from the members present, never from the file name; docs/cli.md,
+"Adding a tool", shows them to users):
+
+* OpenAI function tool: `{"type": "function", "function": {"name", "description", "parameters"}}`
+* OpenAI Responses API function tool: `{"type": "function", "name", "description", "parameters"}`
+* Anthropic tool: `{"name", "description", "input_schema"}`
+* MCP tool: `{"name", "description", "inputSchema"}`
+* Many tools in one file: an MCP `tools/list` result `{"tools": [...]}`, a JSON-RPC response
+  `{"result": {"tools": [...]}}`, or a bare JSON array; each element is any single-tool form.
+
+Each tool found carries the JSON pointer of its parameters inside the file, so every
+refusal about its schema points at the right place (`/tools/3/inputSchema/properties/x`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from generator.errors import DeclarationError, pointer_join
 
 NO_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
 
-OPENAI = "openai"
-OPENAI_RESPONSES = "openai-responses"
-ANTHROPIC = "anthropic"
-MCP = "mcp"
+# The recognised shapes a tool is written in.
+Shape = Literal["openai", "openai-responses", "anthropic", "mcp"]
+OPENAI: Shape = "openai"
+OPENAI_RESPONSES: Shape = "openai-responses"
+ANTHROPIC: Shape = "anthropic"
+MCP: Shape = "mcp"
 
 _SHAPES = (
     "an OpenAI function tool {type: function, function: {name, parameters}}, "
@@ -36,7 +46,7 @@ class FoundTool:
     parameters: Any
     pointer: str  # JSON pointer of the parameters schema inside the file
     raw: Any  # the tool's own JSON object, as written
-    form: str  # which of the recognised shapes it was written in
+    form: Shape  # which of the recognised shapes it was written in
     listed: bool = False  # one of many tools in its file: messages name it
 
 
@@ -96,8 +106,9 @@ def _single(value: Any, file: str, where: str) -> FoundTool:
     raise DeclarationError(file, where, f"unrecognised declaration; expected {_SHAPES}")
 
 
-def _tool(holder: dict[str, Any], file: str, where: str, key: str, raw: Any, form: str) -> FoundTool:
+def _tool(holder: dict[str, Any], file: str, where: str, key: str, raw: Any, form: Shape) -> FoundTool:
     name = holder.get("name")
     if not isinstance(name, str) or not name:
         raise DeclarationError(file, pointer_join(where, "name"), "the tool name is missing or empty")
-    return FoundTool(name, holder.get(key, NO_PARAMETERS), pointer_join(where, key), raw, form)
+    parameters = holder.get(key, NO_PARAMETERS)
+    return FoundTool(name=name, parameters=parameters, pointer=pointer_join(where, key), raw=raw, form=form)

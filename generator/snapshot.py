@@ -1,6 +1,19 @@
 """`toolgen import`'s output: one MCP-form declaration file per imported tool, and the
 manifest (`toolgen-import.toml`) that says which files toolgen wrote from which source.
-docs/import.md ("The files", "Ownership") gives the file names and what is never touched.
+
+* A tool's file is `<name>.json` when the name is a safe file name (letters, digits, `_`,
+  `-`, `.`; not starting with `.`; at most 100 characters) and no other tool's name differs
+  from it only in case (case-insensitive file systems). Otherwise it is the name with every
+  character but letters, digits, `_` and `-` replaced by `_`, cut to 64 characters, then `-`
+  and the first 8 hex digits of the name's SHA-256: `a/b c` -> `a_b_c-<hash>.json`. The
+  tool name inside the file is always the real one.
+* The JSON is written deterministically: keys in the source's order, two-space indent,
+  non-ASCII characters as themselves, a final newline.
+* The manifest, in the same folder, lists the files toolgen owns with their sources. Only
+  those are rewritten or removed; every other file in the folder is hand-written, never
+  touched, and a tool name or file name it already has is refused.
+
+docs/import.md ("The files", "Ownership") says the same for users.
 """
 
 from __future__ import annotations

@@ -1,9 +1,41 @@
 """The record of files already verified: what lets an edit of one of 10,000 tools skip reading
-and parsing the other 9,999 tools' files. docs/scale.md ("The record of verified files") says
-what it keeps (per declaration file: its identity, sha256 and tools, with their two files'
-identities and body sha256; per package file: its header), why a file whose identity is the
-one recorded may be taken unread, why only files older than MARGIN_NS are recorded, and how
-the record is stored beside the package, appended to, written whole and ignored when damaged.
+and parsing the other 9,999 tools' files (docs/scale.md, "The record of verified files").
+
+A run reads each declaration file to hash it, parses the changed ones, and reads each
+generated file to check its body against its header. The record keeps, for each declaration
+file, one flat entry: the file's identity as `stat` gives it (size, mtime_ns, ctime_ns,
+inode, device), its sha256, and its tools as pass 1 accepted them (name, module, position,
+whether listed, warnings), each with the identity (`lstat`) and body sha256 of its two
+generated files as a run found them: intact, and exactly the files a run writes for that tool
+of that source. The package's own files (`_support.py`, `_paths.py`, `_declarations.py`:
+names that start with an underscore, as no tool module's does, generator/names.py) are kept
+by name with their parsed header. A later run that finds a file with exactly the identity
+recorded takes the finding without opening it; any other identity, or no entry, is read as
+before. A hand edit changes the ctime, which no user can set back (`os.utime` sets mtime and
+atime only), so an edited file never matches its entry, whatever its size and mtime. A tool's
+file is taken only on the word of the entry of that very tool of that very declaration file
+(generator/build.py). A declaration file's tools depend only on its bytes (and the generator,
+which the record names): an entry whose sha256 is the one read gives them even when its
+identity changed.
+
+Only files whose ctime is older than the run's start by MARGIN_NS have their identity
+recorded: a change in the same clock tick as the stat the record keeps would give the same
+ctime (file timestamps come from a coarse clock; some file systems keep whole seconds), so a
+file changed that recently is read again next time instead (git's "racy clean" problem,
+solved the cautious way). Files this run writes are therefore read once more by the next run.
+
+The record lives beside the package, `<parent>/.toolgen-cache/<package>.record`: never
+inside the package, so it is in no diff, no package digest, no wheel and no listing of the
+package; marshal data in chunks, each behind its sha256 and length, each naming the format
+(and the Python version, whose marshal it is), the generator's fingerprint, the package
+folder and the command headers name. A run that only learned new entries appends them as one
+chunk (an edit of one of 10,000 tools adds one entry: rewriting them all would cost more
+than the rest of the edit's reads); the record is written whole (temp file, then rename)
+when none could be read, when its appended chunks or its entries of files gone grow past a
+quarter of it (`_SLACK`), or when a chunk is damaged. A chunk that is missing, unreadable,
+corrupt, from another generator or for another folder or command is ignored, with every
+chunk after it, as is an entry of another shape: the record can only spare reading a file,
+never make one trusted that reading would not trust.
 """
 
 from __future__ import annotations
@@ -211,7 +243,10 @@ def _chunk(raw: bytes, position: int) -> tuple[Any, int]:
 @contextmanager
 def long_lived() -> Iterator[None]:
     """The objects alive now (the imported compiler, the record read) left out of the cycle
-    collector's scans until the block ends (gc.freeze; docs/scale.md, "The cycle collector")."""
+    collector's scans until the block ends: they outlive the run, and a collection that walks
+    a record of 10,000 entries again and again costs an edit of a large package more than the
+    edit (gc.freeze; docs/scale.md, "The cycle collector"). Nothing is frozen when something
+    else froze objects."""
     if not gc.isenabled() or gc.get_freeze_count():
         yield
         return

@@ -1,8 +1,17 @@
-"""The keyword vocabularies: what a mode interprets, as data (extended.md E1, E2).
+"""The keyword vocabularies: what a mode interprets, as data (docs/spec/extended.md E1, E2).
 
-A mode is a `Vocabulary`, `EXTENDED` is `SUBSET.extend(...)`, and a bound (step 3 of the visit,
-E4) is wholly described by its `Keyword` spec: docs/how-it-works.md, "One compiler; a mode is a
-vocabulary". Nothing else in the generator lists the keywords a mode interprets.
+A mode is a `Vocabulary`: the keywords it interprets, each one `Keyword` spec, the keywords
+that only describe (annotations) and those that open an object (their presence leaves
+undeclared keys unchecked). `EXTENDED` is `SUBSET.extend(...)`, the way fastjsonschema's
+drafts extend each other. A bound (step 3 of the visit, E4) is wholly described by its spec:
+the JSON type it constrains, its place in step 3's order, what refuses its value, the macro
+pair of the templates that renders it (fast path and collector), its line, its explain
+label and the bound it cannot cross. A vocabulary defined elsewhere (a test's, say) with a
+new bound of an existing macro needs no change to the generator or its templates
+(tests/test_vocabulary_keyword.py; docs/how-it-works.md, "One compiler; a mode is a
+vocabulary").
+
+Nothing else in the generator lists the keywords a mode interprets.
 """
 
 from __future__ import annotations
@@ -12,10 +21,36 @@ import math
 import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from enum import IntEnum
+from typing import Any, Literal
 
-_MIRRORED = {">=": "<=", ">": "<", "<=": ">=", "<": ">"}
-_NEGATED = {">=": "<", ">": "<=", "<=": ">", "<": ">="}
+# The keywords whose branches E5 selects among (oneOf read as anyOf), in the order one schema's
+# combinators are resolved (E4).
+CombinatorKeyword = Literal["anyOf", "oneOf"]
+# The macro pair that renders a bound, the name templates/checks.j2 (the fast path) and
+# templates/collector.j2 (the exact line) dispatch on: "number" (a comparison `compare` with K,
+# false for a non-finite number), "count" (`len` compared with K), "multiple", "pattern",
+# "unique".
+Macro = Literal["number", "count", "multiple", "pattern", "unique"]
+# A bound's comparison with K: at least, more than, at most, less than.
+Comparison = Literal[">=", ">", "<=", "<"]
+# The JSON type whose values a bound constrains (a value of another type passes it).
+Constrained = Literal["string", "number", "array", "object"]
+
+
+class Step(IntEnum):
+    """The step of the E4 visit that reads a keyword, in the visit's order."""
+
+    GROUP = 0  # shapes the group (references, definitions, combinators): read before the visit
+    TYPE = 1
+    VALUE = 2  # const, enum
+    BOUNDS = 3
+    OBJECT = 4  # required, properties, additionalProperties
+    ARRAY = 5  # items
+
+
+_MIRRORED: dict[Comparison, Comparison] = {">=": "<=", ">": "<", "<=": ">=", "<": ">"}
+_NEGATED: dict[Comparison, Comparison] = {">=": "<", ">": "<=", "<=": ">", "<": ">="}
 
 
 def is_number(value: Any) -> bool:
@@ -58,17 +93,13 @@ class Keyword:
     """One keyword a vocabulary interprets; the fields after `step` describe a bound (step 3)."""
 
     name: str
-    # The step of the visit that reads it (E4: 1 type, 2 const / enum, 3 bounds, 4 objects,
-    # 5 arrays; 0 for the keywords that shape the group: references, definitions, combinators).
-    step: int
-    constrains: str = ""  # the JSON type of the values it applies to
-    # The macro pair that renders it (in checks.j2, the fast path, and collector.j2, the exact
-    # line): "number" (a comparison `compare` with K, false for a non-finite number), "count"
-    # (`len` compared with K), "multiple", "pattern", "unique".
-    macro: str = ""
-    # A comparison with K (">=", ">", "<=", "<"); a lower and an upper one of one JSON type that
-    # no value can meet together are warned about (E8).
-    compare: str = ""
+    step: Step  # the step of the visit that reads it (E4)
+    # The fields of a bound; "" in a keyword that is none.
+    constrains: Constrained | Literal[""] = ""  # the JSON type of the values it applies to
+    macro: Macro | Literal[""] = ""  # the macro pair that renders it
+    # Its comparison with K, if any; a lower and an upper one of one JSON type that no value can
+    # meet together are warned about (E8).
+    compare: Comparison | Literal[""] = ""
     # The reason its value is refused (None: accepted).
     refusal: Callable[[Any], str | None] | None = None
     text: Callable[[Any], str] | None = None  # the line after "is invalid: "
@@ -84,12 +115,12 @@ class Keyword:
     @property
     def mirrored(self) -> str:
         """The comparison with K on the left: `K <= x` for `x >= K`."""
-        return _MIRRORED.get(self.compare, "")
+        return _MIRRORED[self.compare] if self.compare else ""
 
     @property
     def fails(self) -> str:
         """The comparison with K that holds when the bound is broken: `x < K` for `x >= K`."""
-        return _NEGATED.get(self.compare, "")
+        return _NEGATED[self.compare] if self.compare else ""
 
     @property
     def length_of(self) -> str:
@@ -113,8 +144,8 @@ class Vocabulary:
     message: str = "spec section 6"  # where the rules of its message are
     listed: tuple[str, ...] = field(default=())
     # A key that is not a str is unexpected even where undeclared keys are not examined
-    # (additionalProperties true, an open keyword): extended.md E4c. Subset mode does not
-    # look at such an object's keys at all (validation.md §3).
+    # (additionalProperties true, an open keyword): docs/spec/extended.md E4 4c. Subset mode does not
+    # look at such an object's keys at all (docs/spec/validation.md §3).
     strict_keys: bool = False
     # `explain`'s reason for each keyword the vocabulary does not interpret (the reader's
     # question is "can I rely on this?", so a reason says what is, or is not, checked), and
@@ -133,7 +164,7 @@ class Vocabulary:
     @property
     def bounds(self) -> tuple[Keyword, ...]:
         """Step 3's keywords, in the order they are checked."""
-        return tuple(k for k in self.keywords if k.step == 3)
+        return tuple(k for k in self.keywords if k.step == Step.BOUNDS)
 
     @property
     def enforced(self) -> str:
@@ -141,7 +172,9 @@ class Vocabulary:
         text = f"Enforced ({self.rules}): {', '.join(self.listed)}."
         return textwrap.fill(text, width=92, break_on_hyphens=False, break_long_words=False)
 
-    def extend(
+    # Each keyword-only argument replaces or extends one field of the Vocabulary it makes: a
+    # parameter object for them would be a second Vocabulary.
+    def extend(  # noqa: PLR0913
         self,
         name: str,
         keywords: Iterable[Keyword] = (),
@@ -190,12 +223,12 @@ def _is_false(value: Any) -> bool:
 SUBSET = Vocabulary(
     name="subset",
     keywords=(
-        Keyword("type", 1),
-        Keyword("enum", 2),
-        Keyword("required", 4),
-        Keyword("properties", 4),
-        Keyword("additionalProperties", 4),
-        Keyword("items", 5),
+        Keyword("type", Step.TYPE),
+        Keyword("enum", Step.VALUE),
+        Keyword("required", Step.OBJECT),
+        Keyword("properties", Step.OBJECT),
+        Keyword("additionalProperties", Step.OBJECT),
+        Keyword("items", Step.ARRAY),
     ),
     annotations=frozenset({"title", "description", "examples", "$comment", "$schema", "$id"}),
     opening=frozenset(
@@ -233,10 +266,10 @@ SUBSET = Vocabulary(
 )
 
 
-def _number(name: str, compare: str, prefix: str) -> Keyword:
+def _number(name: str, compare: Comparison, prefix: str) -> Keyword:
     return Keyword(
         name,
-        3,
+        Step.BOUNDS,
         constrains="number",
         macro="number",
         compare=compare,
@@ -248,11 +281,13 @@ def _number(name: str, compare: str, prefix: str) -> Keyword:
     )
 
 
-def count(name: str, constrains: str, compare: str, prefix: str, noun: str, plural: str = "") -> Keyword:
+def count(
+    name: str, constrains: Constrained, compare: Comparison, prefix: str, noun: str, plural: str = ""
+) -> Keyword:
     """A bound on `len` of a string, an array or an object (macro "count")."""
     return Keyword(
         name,
-        3,
+        Step.BOUNDS,
         constrains=constrains,
         macro="count",
         compare=compare,
@@ -266,15 +301,15 @@ def count(name: str, constrains: str, compare: str, prefix: str, noun: str, plur
 EXTENDED = SUBSET.extend(
     "extended",
     (
-        *(Keyword(n, 0) for n in ("$ref", "$defs", "definitions", "allOf", "anyOf", "oneOf")),
-        Keyword("const", 2),
+        *(Keyword(n, Step.GROUP) for n in ("$ref", "$defs", "definitions", "allOf", "anyOf", "oneOf")),
+        Keyword("const", Step.VALUE),
         _number("minimum", ">=", "expected a number greater than or equal to "),
         _number("exclusiveMinimum", ">", "expected a number greater than "),
         _number("maximum", "<=", "expected a number less than or equal to "),
         _number("exclusiveMaximum", "<", "expected a number less than "),
         Keyword(
             "multipleOf",
-            3,
+            Step.BOUNDS,
             constrains="number",
             macro="multiple",
             refusal=_multiple_refusal,
@@ -285,7 +320,7 @@ EXTENDED = SUBSET.extend(
         count("maxLength", "string", "<=", "expected at most ", "character"),
         Keyword(
             "pattern",
-            3,
+            Step.BOUNDS,
             constrains="string",
             macro="pattern",
             refusal=_string_refusal,
@@ -296,7 +331,12 @@ EXTENDED = SUBSET.extend(
         count("maxItems", "array", "<=", "expected at most ", "item"),
         # Its line names the repeating indexes: written by the collector (_paths.repeat).
         Keyword(
-            "uniqueItems", 3, constrains="array", macro="unique", refusal=_boolean_refusal, inert=_is_false
+            "uniqueItems",
+            Step.BOUNDS,
+            constrains="array",
+            macro="unique",
+            refusal=_boolean_refusal,
+            inert=_is_false,
         ),
     ),
     annotations=("$anchor",),
@@ -320,7 +360,7 @@ EXTENDED = SUBSET.extend(
     ),
 )
 
-VOCABULARIES = {v.name: v for v in (SUBSET, EXTENDED)}  # extended.md E1; subset is the default
+VOCABULARIES = {v.name: v for v in (SUBSET, EXTENDED)}  # docs/spec/extended.md E1; subset is the default
 
 # Every keyword a "not enforced" warning may list and `--allow` may name: the JSON Schema
 # keywords neither mode interprets, and those only extended mode does.

@@ -2,7 +2,7 @@
 
 The executor never raises for anything a tool or its input causes: every problem becomes a
 failed ToolResult the model can read and act on. A validation failure stops the call before
-any hook, permission question or side effect (spec section 1).
+any hook, permission question or side effect (docs/spec/validation.md §1).
 """
 
 from __future__ import annotations

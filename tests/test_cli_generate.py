@@ -1,4 +1,4 @@
-"""`toolgen generate` and `toolgen check` (spec section 8): summary line, drift diff (plain or
+"""`toolgen generate` and `toolgen check` (docs/spec/validation.md §8): summary line, drift diff (plain or
 coloured), exit statuses 0/1/2, and that a check or a refusal writes nothing (bytes and
 modification times are compared)."""
 

@@ -11,7 +11,7 @@ workers build in parallel instead of one waiting for the other), then hypothesis
 thousands of inputs.
 
 A second differential checks the reference against the subset generator: on declarations
-that use only subset keywords, extended mode means what subset mode means (extended.md:
+that use only subset keywords, extended mode means what subset mode means (docs/spec/extended.md:
 "Everything in validation.md holds"), so the extended reading must equal a generated
 subset package's.
 """

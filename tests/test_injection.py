@@ -1,4 +1,4 @@
-"""Injection-proof code generation (spec section 7): any tool name, property name, enum value,
+"""Injection-proof code generation (docs/spec/validation.md §7): any tool name, property name, enum value,
 description or keyword name becomes a module that compiles, imports without side effects,
 and whose messages equal the reference interpreter's."""
 

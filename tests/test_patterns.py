@@ -1,4 +1,4 @@
-"""generator.patterns: ECMA-262 patterns (extended.md E6) translated to Python `re`.
+"""generator.patterns: ECMA-262 patterns (docs/spec/extended.md E6) translated to Python `re`.
 
 The reference is `regress`, an ECMA-262 engine (Rust's regress, test dependency only):
 `regress.Regex(p, "u").find(s)` searches anywhere, as E6 asks, so `find(s) is not None` is
@@ -55,7 +55,7 @@ def _annex_b(pattern: str) -> str:
     return re.sub(r"(?<!\\)((?:\\\\)*)\\u\{", r"\1u{", pattern)
 
 
-# ------------------------------------------------------------------ (a) the E6 table
+# ------------------------------------------------------------------ (a) E6's syntax, construct by construct
 
 
 EMITTED = [

@@ -228,7 +228,7 @@ class _Walk:
 
 def _open(group: list[Node]) -> bool:
     """Undeclared keys are accepted: some schema of the group says additionalProperties true,
-    or gives them a schema (extended.md E4c); absent everywhere, they are rejected."""
+    or gives them a schema (docs/spec/extended.md E4 4c); absent everywhere, they are rejected."""
     return any(g.extra is True or isinstance(g.extra, str) for g in group)
 
 

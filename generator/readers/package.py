@@ -29,7 +29,7 @@ class IssueLike(Protocol):
 
 
 class Package(Protocol):
-    """The interface of spec section 8 that the commands use."""
+    """The interface of docs/spec/validation.md §8 that the commands use."""
 
     TOOL_NAMES: frozenset[str]
 
