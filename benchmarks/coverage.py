@@ -63,7 +63,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from benchmarks.modes import MODES, ROOT, ModeUnavailable, available_modes, build_package, import_folder
-from generator.load import Declaration, read_all
+from generator.front.load import Declaration, read_all
 
 REAL_TOOLS = ROOT / "tests" / "data" / "real-tools"  # real declarations, see its README
 REPORT = ROOT / "benchmarks" / "COVERAGE.md"

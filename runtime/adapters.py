@@ -19,8 +19,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from runtime.executor import ToolExecutor
-from runtime.result import ToolResult, failed
+from .executor import ToolExecutor
+from .result import ToolResult, failed
 
 
 def _refuse_constant(name: str) -> object:

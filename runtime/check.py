@@ -11,10 +11,10 @@ import contextlib
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from runtime import telemetry
-from runtime.failures import IssueLike
-from runtime.names import meant
-from runtime.result import describe_exception
+from . import telemetry
+from .failures import IssueLike
+from .names import meant
+from .result import describe_exception
 
 # One problem of a call, as a generated package's `issues()` gives it (its `Issue`).
 Issue = IssueLike
@@ -64,7 +64,7 @@ def check_call(
     """The validation message of a call to a tool `validators` declares, reported as a
     rejection; None when the call is valid or the tool is not the package's (tools it does
     not declare pass through). Never raises. To compare the package with the live tools
-    first, once, pass `runtime.drift.in_step(validators, tools)` as `validators`."""
+    first, once, pass `toolgen.runtime.drift.in_step(validators, tools)` as `validators`."""
     check = validators.validator(name)
     if check is None:
         return None

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from runtime.check import Issue, Validators, package_name
+from .check import Issue, Validators, package_name
 
 # What a guard does with the tools whose declaration differs from the package's: refuse to
 # start (the default), or pass their calls through unvalidated, with a warning on each.
@@ -28,7 +28,7 @@ ON_STALE: tuple[OnStale, ...] = ("refuse", "pass")
 
 # Warnings go to this logger: on each call of a stale tool under on_stale="pass", and once
 # at start. Unconfigured, Python prints warnings to standard error.
-LOGGER = logging.getLogger("runtime.drift")
+LOGGER = logging.getLogger("toolgen.runtime.drift")
 
 
 class StaleValidators(Exception):

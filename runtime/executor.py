@@ -12,10 +12,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from runtime.check import ValidationFailure, Validators, not_declared, package_name, report_rejection
-from runtime.drift import OnStale, in_step
-from runtime.names import meant
-from runtime.result import Handler, ToolResult, describe_exception, failed
+from .check import ValidationFailure, Validators, not_declared, package_name, report_rejection
+from .drift import OnStale, in_step
+from .names import meant
+from .result import Handler, ToolResult, describe_exception, failed
 
 # "declared": the package passed to the executor declares it, and every call is validated;
 # "mcp" and "custom": registered with their own schema, passed through unvalidated.
@@ -53,9 +53,9 @@ class ToolExecutor:
     only `True` allows. Without it those tools are denied with a clear result.
     `on_validation_failure(tool_name, args, issues)` is told about each call the validators
     reject, before the failed result is returned; whatever it raises is swallowed. Each
-    rejection is also reported to OpenTelemetry when it is installed (`runtime.telemetry`).
+    rejection is also reported to OpenTelemetry when it is installed (`toolgen.runtime.telemetry`).
 
-    `live_tools`, the tools' declarations as they are now (any form `runtime.drift.compare`
+    `live_tools`, the tools' declarations as they are now (any form `toolgen.runtime.drift.compare`
     takes), are compared with the package's once, here: a stale tool raises StaleValidators,
     or with `on_stale="pass"` its calls run unvalidated, a warning logged on each.
     """

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from generator.cli import main
-from generator.names import module_name
+from generator.cli.commands import main
+from generator.ir.names import module_name
 from tests.toolgen_cli import ROOT, invoke, run_process
 
 SUMMARY = re.compile(

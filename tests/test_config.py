@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.config import ConfigError, settings
+from generator.cli.config import ConfigError, settings
 from tests.genpkg import ROOT, declaration
 
 WRITE = declaration(

@@ -17,7 +17,7 @@ import pytest
 
 from benchmarks import coverage
 from benchmarks.coverage import PropertyCount
-from generator.load import read_all
+from generator.front.load import read_all
 from tests.genpkg import write_declarations
 
 ROOT_POINTER = "/function/parameters"

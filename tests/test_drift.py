@@ -194,17 +194,17 @@ def test_on_stale_pass_serves_the_stale_tools_unvalidated_with_a_warning_on_each
         ("track", {"parcel_id": "p2", "project": "y"}),
         ("cancel", {"parcel_id": True}),  # unchanged: still validated by the package
     ]
-    with caplog.at_level(logging.WARNING, logger="runtime.drift"):
+    with caplog.at_level(logging.WARNING, logger="toolgen.runtime.drift"):
         server, results = start(calls)
     assert results == [(False, "on its way"), (False, "refunded"), (False, "on its way"), (True, BAD_CANCEL)]
     assert server.RAN == ["track", "refund", "track"]
     fix = "run from the project root: `toolgen import` then `toolgen generate`"
     stale = f"its declaration in `shop.validators` is stale; {fix}"
     assert [(r.name, r.levelname, r.getMessage()) for r in caplog.records] == [
-        ("runtime.drift", "WARNING", STALE + "\nits stale tools pass through unvalidated until then"),
-        ("runtime.drift", "WARNING", f"track was called unvalidated: {stale}"),
-        ("runtime.drift", "WARNING", f"refund was called unvalidated: {stale}"),
-        ("runtime.drift", "WARNING", f"track was called unvalidated: {stale}"),
+        ("toolgen.runtime.drift", "WARNING", STALE + "\nits stale tools pass through unvalidated until then"),
+        ("toolgen.runtime.drift", "WARNING", f"track was called unvalidated: {stale}"),
+        ("toolgen.runtime.drift", "WARNING", f"refund was called unvalidated: {stale}"),
+        ("toolgen.runtime.drift", "WARNING", f"track was called unvalidated: {stale}"),
     ]
     assert isinstance(server.guard.validators, PassingStale)
     # What the stale package itself makes of the first call (issue 36's symptom):
@@ -214,7 +214,7 @@ def test_on_stale_pass_serves_the_stale_tools_unvalidated_with_a_warning_on_each
 
     caplog.clear()
     import_and_generate()
-    with caplog.at_level(logging.WARNING, logger="runtime.drift"):
+    with caplog.at_level(logging.WARNING, logger="toolgen.runtime.drift"):
         server, results = start(calls[:1])
     assert results == [(False, "on its way")] and caplog.records == []
     assert server.guard.validators is sys.modules["shop.validators"]  # in step: the package itself
@@ -335,7 +335,7 @@ def test_the_executor_refuses_a_changed_declaration_or_passes_it_with_a_warning(
 
     executor = ToolExecutor(weather, live_tools=[openai_tool(changed)], on_stale="pass")
     executor.register_declared("get_weather", lambda args: f"{args['city']} for {args['days']} days")
-    with caplog.at_level(logging.WARNING, logger="runtime.drift"):
+    with caplog.at_level(logging.WARNING, logger="toolgen.runtime.drift"):
         result = executor.execute("get_weather", {"city": "Oslo", "days": 10})
     assert (result.success, result.content) == (True, "Oslo for 10 days")
     called = (

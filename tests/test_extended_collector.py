@@ -1,4 +1,4 @@
-"""The extended-mode collector is generated code (generator/collector.py), not an interpreter.
+"""The extended-mode collector is generated code (generator/plan/collector.py), not an interpreter.
 
 What the other extended-mode tests cannot see from messages alone: the package reads no
 schema table at run time and never touches the interpreter's recursion limit; a value at

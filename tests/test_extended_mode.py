@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from generator.build import Build, build, fingerprint
+from generator.package.build import Build, build, fingerprint
 from tests.reliability import imported
 from tests.toolgen_cli import invoke
 

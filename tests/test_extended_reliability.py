@@ -21,7 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.build import build
+from generator.package.build import build
 from tests import reference
 from tests.genpkg import write_locked
 from tests.reference import EXTENDED

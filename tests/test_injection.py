@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.vocabulary import SUBSET
+from generator.front.vocabulary import SUBSET
 from tests.reliability import PROFILE, assert_agrees_with_reference, build_package, declaration, imported
 
 SENTINEL = Path(tempfile.gettempdir()) / f"toolgen-injection-sentinel-{os.getpid()}"

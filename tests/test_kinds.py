@@ -10,20 +10,20 @@ from typing import Any, get_args
 import pytest
 from mypy import api
 
-from generator.collector import BodyForm, ConstantKind, FunctionKind, ValueKind
-from generator.plan import ExtraRule
-from generator.vocabulary import Macro
+from generator.front.vocabulary import Macro
+from generator.plan.collector import BodyForm, ConstantKind, FunctionKind, ValueKind
+from generator.plan.fast import ExtraRule
 
 ROOT = Path(__file__).resolve().parent.parent
 
 # Each kind spelt right, then misspelt; the test expects an error on exactly the misspelt lines.
 _SNIPPET = """\
-from generator.build import Job
-from generator.collector import Constant, Function
-from generator.errors import Notice, NoticeKind, WarningKind
-from generator.plan import FastObject
-from generator.shapes import Shape
-from generator.vocabulary import Keyword, Step
+from generator.package.build import Job
+from generator.plan.collector import Constant, Function
+from generator.front.errors import Notice, NoticeKind, WarningKind
+from generator.plan.fast import FastObject
+from generator.front.shapes import Shape
+from generator.front.vocabulary import Keyword, Step
 
 Constant(name="_X", kind="literal", value=1)
 Function(name="_visit_x", kind="visit")

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from generator.build import build
+from generator.package.build import build
 from tests import reference
 from tests.genpkg import import_package, write_declarations, write_locked
 

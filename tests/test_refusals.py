@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from click.testing import Result
 
-from generator.names import module_name
+from generator.ir.names import module_name
 from tests.reliability import declaration, generate_into, invoke, snapshot, write_schemas
 
 GOOD = declaration("Good", {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]})

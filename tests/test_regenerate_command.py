@@ -1,5 +1,5 @@
 """Issue 13.8: every generated file's header names the command that regenerates its package,
-and `check` advises that same command (generator/command.py) when the package drifted."""
+and `check` advises that same command (generator/package/command.py) when the package drifted."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.header import HEADER
+from generator.emit.header import HEADER
 from tests.toolgen_cli import ROOT, invoke
 
 

@@ -1,4 +1,4 @@
-"""generator/schema_graph.py: extended mode's static analysis (docs/spec/extended.md E3, E4, E5, E8).
+"""generator/front/schema_graph.py: extended mode's static analysis (docs/spec/extended.md E3, E4, E5, E8).
 
 Every refusal and warning is asserted with its exact pointer and text; groups, combinators,
 recursion and references on small declarations, on the real declarations in
@@ -18,10 +18,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.check import check
-from generator.errors import DeclarationError
-from generator.load import Declaration, read_declarations
-from generator.schema_graph import (
+from generator.front.check import check
+from generator.front.errors import DeclarationError
+from generator.front.load import Declaration, read_declarations
+from generator.front.schema_graph import (
     Combinator,
     Discriminator,
     Group,

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from generator.schema_graph import json_type as schema_json_type
+from ..front.schema_graph import json_type as schema_json_type
 
 JSON_TYPES: frozenset[str] = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 _UNIONS = ("anyOf", "oneOf")

@@ -26,14 +26,14 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.readers.admits import Schema
-from generator.readers.didyoumean import either_of, suggest
-from generator.readers.evidence import DEFAULT_BAR, EvidenceBar
-from generator.readers.package import Package
-from generator.readers.repairs import Repairs
-from generator.readers.suggestions import repairs_json, repairs_text
-from generator.support import support_module
-from generator.textui import counted, percent, table
+from ..base.textui import counted, percent, table
+from ..emit.support import support_module
+from .admits import Schema
+from .didyoumean import either_of, suggest
+from .evidence import DEFAULT_BAR, EvidenceBar
+from .package import Package
+from .repairs import Repairs
+from .suggestions import repairs_json, repairs_text
 
 # The failure sink's `event`, defined once in templates/_support.py (runtime/failures.py
 # reads it from the generated package's copy). A call is read as the Spark recipe

@@ -42,7 +42,7 @@ class PackageError(Exception):
 
 
 class NoPackage(PackageError):
-    """The folder holds no package at all; what to do depends on where (generator/cli.py)."""
+    """The folder holds no package at all; what to do depends on where (generator/cli/commands.py)."""
 
 
 def import_package(folder: Path) -> Package:

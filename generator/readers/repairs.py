@@ -19,8 +19,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
-from generator.readers.admits import Schema
-from generator.readers.didyoumean import folded
+from .admits import Schema
+from .didyoumean import folded
 
 # The repairs `audit --suggest` tries, alone and then together, in this order.
 RepairKind = Literal[

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.readers.evidence import (
+from ..base.textui import counted, percent, table
+from .evidence import (
     CONFIDENCE,
     EvidenceBar,
     ParameterKinds,
@@ -16,8 +17,7 @@ from generator.readers.evidence import (
     toml_lines,
     wilson,
 )
-from generator.readers.repairs import KINDS, RENAMED_PARAMETER, RepairKind, Repairs
-from generator.textui import counted, percent, table
+from .repairs import KINDS, RENAMED_PARAMETER, RepairKind, Repairs
 
 # What introduces the lines a project pastes into its pyproject.toml.
 ADOPTING = "the [tool.toolgen.repairs] lines that adopt them"

@@ -34,8 +34,8 @@ from typing import Any
 import mcp_types as types
 from mcp.server.context import CallNext, HandlerResult, ServerMiddleware, ServerRequestContext
 
-from runtime.check import ValidationFailure, Validators, check_call
-from runtime.drift import ON_STALE, OnStale, in_step
+from ..check import ValidationFailure, Validators, check_call
+from ..drift import ON_STALE, OnStale, in_step
 
 CallTool = Callable[
     [ServerRequestContext[Any], types.CallToolRequestParams],
