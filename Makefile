@@ -26,11 +26,11 @@ $(COMPILE_STAMP): $(STAMP)
 	touch $(COMPILE_STAMP)
 
 generate: setup  ## tool_schemas/ -> generated/ (compiled modules, now stale, are removed)
-	$(BIN)/python -m generator.compile --clean generated
-	$(BIN)/python -m generator generate
+	$(BIN)/python -m toolgen.cli.compile --clean generated
+	$(BIN)/python -m toolgen generate
 
 check: setup  ## generated/ is in sync with tool_schemas/ (writes nothing)
-	$(BIN)/python -m generator generate --check
+	$(BIN)/python -m toolgen generate --check
 
 lint: setup
 	$(BIN)/ruff check .
@@ -75,10 +75,10 @@ gencost-scale: setup  ## issue 22 in one run: 300 vs 3,000 tools (SCALE_SIZES=30
 	$(BIN)/python -m benchmarks.scale
 
 compile: $(COMPILE_STAMP)  ## optional: mypyc-compile generated/ in place (needs a C compiler)
-	$(BIN)/python -m generator.compile generated
+	$(BIN)/python -m toolgen.cli.compile generated
 
 clean-compiled:
-	$(BIN)/python -m generator.compile --clean generated
+	$(BIN)/python -m toolgen.cli.compile --clean generated
 
 # The whole suite against compiled modules: `make compile test clean-compiled` (imports
 # prefer the extension modules that `make compile` leaves next to the .py files).

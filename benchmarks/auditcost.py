@@ -89,7 +89,7 @@ def audit(log: Path, *options: str) -> tuple[float, float]:
 
 
 def main() -> None:
-    from generator.pool import usable_workers
+    from generator.base.pool import usable_workers
 
     cores = usable_workers()
     with tempfile.TemporaryDirectory() as tmp:

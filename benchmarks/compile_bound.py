@@ -8,7 +8,7 @@ Two families of machine-drawn declarations in the style of tests/data/hostile (n
   to a shared definition (itself an `anyOf`) and a branch with contradictory bounds. Its
   size grows about as d * w; each visit's anyOf / oneOf cases stay few.
 * **in place**: k `oneOf`s side by side in one group (`allOf`), k = 1, 2, ...: the cases of
-  that visit multiply by three a step, so past generator/schema_graph.py's CASES_LIMIT the
+  that visit multiply by three a step, so past generator/front/schema_graph.py's CASES_LIMIT the
   declaration is refused (what the hostile files are).
 
 Each step is one declaration compiled in process as `generate` compiles a tool: check, lower,
@@ -29,15 +29,15 @@ from typing import Any
 import black
 
 from benchmarks.gencost import write_section
-from generator.check import check
-from generator.errors import DeclarationError
-from generator.format import MODE
-from generator.load import declarations_in
-from generator.lower import lower
-from generator.plan import plan
-from generator.render import environment, render_tool
-from generator.schema_graph import CASES_LIMIT, cases
-from generator.vocabulary import EXTENDED
+from generator.emit.format import MODE
+from generator.emit.render import environment, render_tool
+from generator.front.check import check
+from generator.front.errors import DeclarationError
+from generator.front.load import declarations_in
+from generator.front.schema_graph import CASES_LIMIT, cases
+from generator.front.vocabulary import EXTENDED
+from generator.ir.lower import lower
+from generator.plan.module import plan
 
 RUNS = 3
 STEPS = 8
@@ -118,7 +118,7 @@ def main() -> None:
         f"Per KB: (compile - {fixed * 1000:.0f} ms, the smallest declaration's) / declaration size, "
         "relative to the family's first step, and each step's time growth over its size growth "
         "(1.00x: linear; the first steps still amortise the family's own fixed part). Cases past "
-        f"{CASES_LIMIT} in one visit are refused (generator/schema_graph.py): in place, each oneOf "
+        f"{CASES_LIMIT} in one visit are refused (generator/front/schema_graph.py): in place, each oneOf "
         "triples them while the file grows by 0.1 KB, so the in-place family grows faster than its "
         "size until it reaches the limit, and is refused at once past it.",
         "",

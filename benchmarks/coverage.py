@@ -63,7 +63,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from benchmarks.modes import MODES, ROOT, ModeUnavailable, available_modes, build_package, import_folder
-from generator.load import Declaration, read_all
+from generator.front.load import Declaration, read_all
 
 REAL_TOOLS = ROOT / "tests" / "data" / "real-tools"  # real declarations, see its README
 REPORT = ROOT / "benchmarks" / "COVERAGE.md"
@@ -85,7 +85,7 @@ CONSTRAINTS = frozenset(
 # Annotations in 2020-12 that neither mode checks; reported apart.
 FORMATS = ("format", "contentEncoding", "contentMediaType", "contentSchema")
 # Keywords able to admit keys a validator cannot see: where one is not interpreted, the
-# object's other keys go unchecked (validation.md §2, extended.md E2).
+# object's other keys go unchecked (docs/spec/validation.md §2, docs/spec/extended.md E2).
 OPENING = frozenset(
     {
         "patternProperties", "allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "$recursiveRef",

@@ -86,7 +86,7 @@ def compiled_copy(folder: Path) -> ModuleType | None:
     """A mypyc-compiled copy of the package under its own name, or None when it cannot be built."""
     if os.environ.get("BENCH_COMPILED", "1") == "0":
         return None
-    from generator.compile import compile_package
+    from generator.cli.compile import compile_package
 
     target = OUT / "compiled" / "toolgen_ext_mypyc"
     shutil.rmtree(target, ignore_errors=True)

@@ -3,8 +3,8 @@
 *typical* and *full* are valid (the fields a model usually sends; every field), *one* has
 exactly one issue, *several* has issues of every kind at several depths (missing,
 unexpected, type, bounds, patterns, enum refs, inside nested models and lists of models).
-Each invalid call carries the exact message `extended.md` prescribes for it (E4 visit, E5
-branch choice, E7 lines, grouped by kind as in `validation.md` §5), worked out by hand from
+Each invalid call carries the exact message `docs/spec/extended.md` prescribes for it (E4 visit, E5
+branch choice, E7 lines, grouped by kind as in `docs/spec/validation.md` §5), worked out by hand from
 the checked-in declarations: ours must give exactly that before it is timed.
 """
 

@@ -148,12 +148,12 @@ BLACK_ALONE = """
 import json, sys, time
 from pathlib import Path
 import black
-from generator.check import check
-from generator.format import MODE
-from generator.load import read_all
-from generator.lower import lower
-from generator.plan import plan
-from generator.render import (
+from generator.front.check import check
+from generator.emit.format import MODE
+from generator.front.load import read_all
+from generator.ir.lower import lower
+from generator.plan.module import plan
+from generator.emit.render import (
     PATHS, SUPPORT, environment, render_declaration, render_declarations, render_init, render_tool,
 )
 schemas, final = Path(sys.argv[1]), Path(sys.argv[2])
@@ -364,12 +364,12 @@ def stage_costs(declarations: list[dict[str, Any]], work: Path) -> str:
 
     import black
 
-    from generator.check import check
-    from generator.format import MODE
-    from generator.load import read_all
-    from generator.lower import lower
-    from generator.plan import plan
-    from generator.render import environment, render_tool
+    from generator.emit.format import MODE
+    from generator.emit.render import environment, render_tool
+    from generator.front.check import check
+    from generator.front.load import read_all
+    from generator.ir.lower import lower
+    from generator.plan.module import plan
 
     schemas = work / "stages"
     write_schemas(schemas, declarations)

@@ -3,7 +3,7 @@
 For the three tools issue 12 measured (Read, TaskUpdate, AskUserQuestion), written straight-line
 the way a careful programmer would for JSON-decoded input (exact types, str keys): one pass over
 the declared members, one over the call's keys, issues appended per kind in the spec's order,
-then the exact message of spec section 6. Unlike benchmarks/handwritten.py they answer with the
+then the exact message of docs/spec/validation.md §6. Unlike benchmarks/handwritten.py they answer with the
 message, so on invalid calls they are a like-for-like comparison with ours; the bench refuses
 to time them unless every message equals ours (tests/test_bench_collectors.py checks the same on
 many generated calls).

@@ -2,7 +2,7 @@
 
 The one place the measuring instruments (the extended-mode benchmark, the real-tools
 coverage report) ask the generator for a mode: `build_package(schemas, out, mode)`. The
-mode is passed as `--keywords MODE` (extended.md, E1). While the generator's `generate`
+mode is passed as `--keywords MODE` (docs/spec/extended.md, E1). While the generator's `generate`
 has no such option, subset mode (its default) is asked for by giving no flag, and any
 other mode raises ModeUnavailable, which both instruments report as "n/a". Nothing else
 needs to change when the option lands; if it lands under another spelling, this function

@@ -88,7 +88,7 @@ def compiled_package() -> ModuleType | None:
     """
     if os.environ.get("BENCH_COMPILED", "1") == "0" or "generated" in sys.modules:
         return None
-    from generator.compile import compile_package
+    from generator.cli.compile import compile_package
 
     target = OUT / "compiled" / "generated"
     shutil.rmtree(target, ignore_errors=True)

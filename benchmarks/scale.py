@@ -10,7 +10,7 @@ copies: `name_2`, `name_3`, ...), one file each:
   size (the middle one of the smallest catalogue, the same file and text in each): an edit's
   own cost (rendering and formatting that tool) depends on the tool, so a ratio of two
   sizes compares what the other tools cost only when the edited tool is the same. Before the edits, one no-op
-  `--check` once the package is older than the record's margin (generator/verified.py): the
+  `--check` once the package is older than the record's margin (generator/package/verified.py): the
   package as it is in a project, where it was generated some time before the edit. That
   first check reads every file (no record yet) and is reported too.
 
@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.gencost import bfcl_declarations, write_section
-from generator.verified import MARGIN_NS
+from generator.package.verified import MARGIN_NS
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = 7

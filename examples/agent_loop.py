@@ -17,9 +17,10 @@ from pathlib import Path
 # Importable from a plain checkout, without installing the project.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from toolgen.runtime import ToolExecutor, run_anthropic_tool_use, run_openai_tool_call
+from toolgen.runtime.builtins import register_file_tools, register_task_tools
+
 import generated
-from runtime import ToolExecutor, run_anthropic_tool_use, run_openai_tool_call
-from runtime.builtins import register_file_tools, register_task_tools
 
 # (tool name, arguments exactly as the model wrote them)
 SCRIPT: list[tuple[str, str]] = [

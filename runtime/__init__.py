@@ -3,7 +3,9 @@ package declares.
 
 Standard library only; it imports no generated package of its own: you pass yours
 (`ToolExecutor(generated)`). See docs/agent.md. Names are imported on first use, so
-`import runtime` (or `runtime.failures`) stays cheap.
+`import toolgen.runtime` (or `toolgen.runtime.failures`) stays cheap. Installed, this package is
+`toolgen.runtime`; in this repository it is imported as `runtime`. Its imports are relative
+(the lazy names below too, looked up beside this module), so the same source is both.
 """
 
 from __future__ import annotations
@@ -12,32 +14,32 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from runtime.adapters import (
+    from .adapters import (
         decode_arguments,
         run_anthropic_tool_use,
         run_openai_tool_call,
         run_responses_function_call,
     )
-    from runtime.check import Issue, ValidationFailure, Validators, check_call
-    from runtime.executor import HOOK_EVENTS, Permission, PostToolUse, PreToolUse, ToolExecutor
-    from runtime.result import Handler, ToolResult
+    from .check import Issue, ValidationFailure, Validators, check_call
+    from .executor import HOOK_EVENTS, Permission, PostToolUse, PreToolUse, ToolExecutor
+    from .result import Handler, ToolResult
 
 _WHERE = {
-    "decode_arguments": "runtime.adapters",
-    "run_anthropic_tool_use": "runtime.adapters",
-    "run_openai_tool_call": "runtime.adapters",
-    "run_responses_function_call": "runtime.adapters",
-    "Issue": "runtime.check",
-    "ValidationFailure": "runtime.check",
-    "Validators": "runtime.check",
-    "check_call": "runtime.check",
-    "HOOK_EVENTS": "runtime.executor",
-    "Permission": "runtime.executor",
-    "PostToolUse": "runtime.executor",
-    "PreToolUse": "runtime.executor",
-    "ToolExecutor": "runtime.executor",
-    "Handler": "runtime.result",
-    "ToolResult": "runtime.result",
+    "decode_arguments": ".adapters",
+    "run_anthropic_tool_use": ".adapters",
+    "run_openai_tool_call": ".adapters",
+    "run_responses_function_call": ".adapters",
+    "Issue": ".check",
+    "ValidationFailure": ".check",
+    "Validators": ".check",
+    "check_call": ".check",
+    "HOOK_EVENTS": ".executor",
+    "Permission": ".executor",
+    "PostToolUse": ".executor",
+    "PreToolUse": ".executor",
+    "ToolExecutor": ".executor",
+    "Handler": ".result",
+    "ToolResult": ".result",
 }
 
 __all__ = [
@@ -62,7 +64,7 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     module = _WHERE.get(name)
     if module is None:
-        raise AttributeError(f"module 'runtime' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(module, __name__), name)
     globals()[name] = value
     return value

@@ -8,7 +8,7 @@ members are read as keys of a mapping, else as attributes, and no SDK is importe
 
 None raises: a malformed entry or undecodable arguments give a failed result the model can
 read. On failure the model sees the error text itself (for a validation failure, the message
-of the spec, section 6). A call whose id cannot be read runs nothing and gets a reply without
+of docs/spec/validation.md §6). A call whose id cannot be read runs nothing and gets a reply without
 an id, whose text names the object's type: the API then refuses the next request outright
 instead of the conversation going on with a reply paired to no call (or to the wrong one).
 """
@@ -19,8 +19,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from runtime.executor import ToolExecutor
-from runtime.result import ToolResult, failed
+from .executor import ToolExecutor
+from .result import ToolResult, failed
 
 
 def _refuse_constant(name: str) -> object:

@@ -15,10 +15,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from runtime import files, tasks
-from runtime.check import package_name
-from runtime.executor import ToolExecutor
-from runtime.result import Handler
+from . import files, tasks
+from .check import package_name
+from .executor import ToolExecutor
+from .result import Handler
 
 FILE_TOOLS = ("Read", "Write", "Edit")
 TASK_TOOLS = ("TaskCreate", "TaskGet", "TaskUpdate", "TaskList")

@@ -11,10 +11,10 @@ import contextlib
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from runtime import telemetry
-from runtime.failures import IssueLike
-from runtime.names import meant
-from runtime.result import describe_exception
+from . import telemetry
+from .failures import IssueLike
+from .names import meant
+from .result import describe_exception
 
 # One problem of a call, as a generated package's `issues()` gives it (its `Issue`).
 Issue = IssueLike

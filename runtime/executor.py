@@ -2,7 +2,7 @@
 
 The executor never raises for anything a tool or its input causes: every problem becomes a
 failed ToolResult the model can read and act on. A validation failure stops the call before
-any hook, permission question or side effect (spec section 1).
+any hook, permission question or side effect (docs/spec/validation.md §1).
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from runtime.check import ValidationFailure, Validators, not_declared, package_name, report_rejection
-from runtime.names import meant
-from runtime.result import Handler, ToolResult, describe_exception, failed
+from .check import ValidationFailure, Validators, not_declared, package_name, report_rejection
+from .names import meant
+from .result import Handler, ToolResult, describe_exception, failed
 
 # "declared": the package passed to the executor declares it, and every call is validated;
 # "mcp" and "custom": registered with their own schema, passed through unvalidated.
@@ -52,7 +52,7 @@ class ToolExecutor:
     only `True` allows. Without it those tools are denied with a clear result.
     `on_validation_failure(tool_name, args, issues)` is told about each call the validators
     reject, before the failed result is returned; whatever it raises is swallowed. Each
-    rejection is also reported to OpenTelemetry when it is installed (`runtime.telemetry`).
+    rejection is also reported to OpenTelemetry when it is installed (`toolgen.runtime.telemetry`).
     """
 
     def __init__(

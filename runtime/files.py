@@ -13,9 +13,9 @@ import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from runtime import args as a
-from runtime.fsutil import atomic_write
-from runtime.result import Handler, ToolResult, failed
+from . import args as a
+from .fsutil import atomic_write
+from .result import Handler, ToolResult, failed
 
 # (tool name, args) -> None when allowed, else the reason for the denial.
 Ask = Callable[[str, object], "str | None"]

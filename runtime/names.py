@@ -1,7 +1,7 @@
 """Which tool a misspelt name was probably meant for.
 
 The rule and the wording are `toolgen validate`'s (generator/readers/explain.py `suggest`
-with close_only, generator/cli.py `_misspelt`): only a name that differs in case, `-`/`_`,
+with close_only, generator/cli/commands.py `_misspelt`): only a name that differs in case, `-`/`_`,
 or a letter or two is offered, so a genuinely other tool is never taken for a typo.
 Build-time code and the runtime never import each other (the runtime runs without jinja2,
 black or click), so the rule is restated here; tests/test_runtime_names.py holds both to the

@@ -13,7 +13,7 @@ class ToolResult:
 
     `success` says whether the call did what was asked; `content` is the text for the model
     on success; `error` is the text for the model on failure (for a validation failure,
-    exactly the message of the spec, section 6). `metadata` carries anything else a caller
+    exactly the message of docs/spec/validation.md §6). `metadata` carries anything else a caller
     may want to keep (never shown to the model by the adapters).
     """
 

@@ -20,9 +20,9 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from runtime import args as a
-from runtime.fsutil import atomic_write
-from runtime.result import Handler, ToolResult, failed
+from . import args as a
+from .fsutil import atomic_write
+from .result import Handler, ToolResult, failed
 
 try:
     import fcntl

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from runtime.failures import IssueLike
+from .failures import IssueLike
 
 EVENT = "tool_input_rejected"
 REJECTED_CALLS = "toolgen.tool_calls.rejected"

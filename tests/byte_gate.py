@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from benchmarks.gencost import bfcl_declarations, write_schemas
-from generator.build import KEYWORDS, build
+from generator.package.build import KEYWORDS, build
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = ROOT / "tests" / "data" / "byte-gate.txt"

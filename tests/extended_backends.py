@@ -59,7 +59,7 @@ class ReferenceBackend:
 
 
 class PackageBackend:
-    """Any generated package: its `validate` and its structured `issues` (validation.md §8)."""
+    """Any generated package: its `validate` and its structured `issues` (docs/spec/validation.md §8)."""
 
     def __init__(self, package: ModuleType, kind: str) -> None:
         self.package = package

@@ -1,7 +1,7 @@
 """Generate purpose-built declarations into a throw-away package and import it.
 
 Tests that need validators for schemas of their own write declarations to a folder, run the
-real pipeline (`generator.build.build`, then `generator.write.write_locked`) and import the
+real pipeline (`generator.package.build.build`, then `generator.package.write.write_locked`) and import the
 result under the output folder's own name, exactly as a user of the package would.
 """
 
@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from generator.build import build
-from generator.write import AfterWrite, Plan, Staging
+from generator.package.build import build
+from generator.package.write import AfterWrite, Plan, Staging
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,13 +1,13 @@
 """The reference interpreter of both keyword modes, written only for tests.
 
 It reads a declaration at run time, exactly what the product never does, and follows the
-specs' words as literally as it can (validation.md for `subset`, extended.md E2-E7 for
+specs' words as literally as it can (docs/spec/validation.md for `subset`, docs/spec/extended.md E2-E7 for
 `extended`), so that generated validators can be cross-checked against an independent,
 obviously-correct reading on thousands of random declarations and inputs. It assumes a
-declaration the generator accepts (validation.md §7, E8): in extended mode no in-place
+declaration the generator accepts (docs/spec/validation.md §7, E8): in extended mode no in-place
 reference cycle, every local `$ref` target present, combinators non-empty lists.
 
-One visit serves both modes (extended.md: "Everything in validation.md holds in extended
+One visit serves both modes (docs/spec/extended.md: "Everything in validation.md holds in extended
 mode unless this file says otherwise"): subset mode is extended's visit with fewer keywords
 interpreted, so every group is the schema alone and no combinator, `const` or bound is met.
 What else differs is a field of `Vocabulary`, named after the spec sentence that says so.
@@ -50,19 +50,19 @@ class Vocabulary:
     """What one keyword mode reads; everything else about the visit is common to both."""
 
     name: str
-    # validation.md §2 / E2: the keywords interpreted (`$ref` only when local, E3).
+    # docs/spec/validation.md §2 / E2: the keywords interpreted (`$ref` only when local, E3).
     interpreted: frozenset[str]
-    # validation.md §2 / E2: keywords that can admit keys this mode cannot see; an object
+    # docs/spec/validation.md §2 / E2: keywords that can admit keys this mode cannot see; an object
     # (a group, E4) carrying one does not check its undeclared keys. A `$ref` that is not
     # interpreted opens too.
     open_keywords: frozenset[str]
-    # validation.md §3: a non-`str` key is unexpected only where undeclared keys are checked;
+    # docs/spec/validation.md §3: a non-`str` key is unexpected only where undeclared keys are checked;
     # E4 4c: extended mode reports it whatever the group says (open, `additionalProperties: true`).
     non_str_keys_always_unexpected: bool
     # E4: a value whose path has more than this many segments is not visited (an invalid
     # issue, E7 `depth`); None: no limit (subset mode cannot recurse, the schema bounds depth).
     depth_limit: int | None
-    # E4: an issue identical to one already recorded is recorded once. validation.md §5
+    # E4: an issue identical to one already recorded is recorded once. docs/spec/validation.md §5
     # reports every issue: two non-str keys that print alike (two NaN keys) are two.
     drops_repeats: bool
 
@@ -332,7 +332,7 @@ def ecma_pattern(pattern: str) -> Matcher | None:
     return lambda text: compiled.find(text) is not None
 
 
-# ---------- JSON values (validation.md §3, §4) ----------
+# ---------- JSON values (docs/spec/validation.md §3, §4) ----------
 
 
 def json_type(value: Any) -> str:
@@ -404,7 +404,7 @@ def object_like(schema: Schema) -> bool:
 
 
 def render(path: tuple[Segment, ...]) -> str:
-    """validation.md §6: names joined by `.`, indices as `[i]`; a non-str key as `str(key)`."""
+    """docs/spec/validation.md §6: names joined by `.`, indices as `[i]`; a non-str key as `str(key)`."""
     text = ""
     for k, segment in enumerate(path):
         if isinstance(segment, int):
@@ -592,7 +592,7 @@ class _Interpreter:
             always = self.vocabulary.non_str_keys_always_unexpected
             opened = any(self.is_open(s) for s in group)
             free = opened or any(e is True for e in extras)
-            # validation.md §2: an open object examines none of its keys (E4 4c: extended mode
+            # docs/spec/validation.md §2: an open object examines none of its keys (E4 4c: extended mode
             # still reports the non-str ones)
             for key in value if always or not opened else ():
                 named = isinstance(key, str)
@@ -604,7 +604,7 @@ class _Interpreter:
                         for extra in dicts:
                             out += self.visit(extra, value[key], (*path, key))
                         continue
-                # unexpected; a non-str key's value is never visited (validation.md §3). E4 drops
+                # unexpected; a non-str key's value is never visited (docs/spec/validation.md §3). E4 drops
                 # an issue whose path segments repeat: a key is the segment, so two keys that
                 # print alike (two NaN objects) stay apart, by identity, never compared with ==
                 # (subset mode drops none)

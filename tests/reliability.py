@@ -22,8 +22,8 @@ import pytest
 from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, settings
 
-from generator.build import build
-from generator.cli import main
+from generator.cli.commands import main
+from generator.package.build import build
 from tests import reference
 from tests.genpkg import write_locked
 

@@ -286,7 +286,8 @@ def values_for(schema: Any, wild: st.SearchStrategy[Any]) -> st.SearchStrategy[A
 # The rewrite (`to_jsonschema`) gives Draft 2020-12 the same verdict as extended mode, and it
 # is exact only for the schemas drawn here, which keep to these restrictions:
 #
-# * Undeclared keys: extended mode rejects a key no schema of the value's group declares (E4).
+# * Undeclared keys: extended mode rejects a key no schema of the value's group declares
+#   (docs/spec/extended.md E4 4c).
 #   The rewrite says so with `unevaluatedProperties: false` on every schema a value is visited
 #   against (the root, `properties` values, `items`, `additionalProperties` schemas) whose
 #   possible group holds an object-like schema: JSON Schema then counts the keys evaluated by

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from generator.build import build
-from generator.write import HEADER, locked
+from generator.package.build import build
+from generator.package.write import HEADER, locked
 from tests.genpkg import plan, write_locked
 from tests.reliability import ROOT, declaration, imported, invoke, snapshot, write_schemas
 
@@ -101,7 +101,7 @@ def test_a_fault_between_any_two_writes_leaves_old_or_new_files(
 KILLER = """
 import os, signal, sys
 from pathlib import Path
-from generator.build import build
+from generator.package.build import build
 from tests.genpkg import write_locked
 count = []
 def die(path):

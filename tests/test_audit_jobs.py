@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 import generated
-from generator.cli import main
+from generator.cli.commands import main
 from generator.readers import auditrun
 from generator.readers.audit import as_json
 from generator.readers.auditrun import AuditRun, Chunk, Replayer, Source, chunks

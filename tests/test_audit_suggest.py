@@ -13,18 +13,23 @@ import pytest
 from generator.readers.admits import Schema
 from generator.readers.auditrun import package_schemas
 from generator.readers.package import Package, import_package
-from generator.readers.repairs import KINDS, Repairs, renamed_to, repaired
+from generator.readers.repairs import KINDS, RepairKind, Repairs, renamed_to, repaired
 from tests.toolgen_cli import ROOT, invoke
 
 DECLARATIONS = ROOT / "tests" / "data" / "audit_suggest"
 
 
-@pytest.fixture(scope="module")
-def package_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The package of tests/data/audit_suggest, generated into a new folder."""
     out = tmp_path_factory.mktemp("suggest") / "trips"
     done = invoke("generate", "--schemas", str(DECLARATIONS), "--out", str(out))
     assert done.exit_code == 0, done.output
     return out
+
+
+@pytest.fixture(scope="module")
+def package_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return generated(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
@@ -175,7 +180,7 @@ def test_number_from_string_follows_the_strict_json_grammar(
     ],
 )
 def test_each_kind_applies_exactly_where_its_rule_says(
-    kind: str, schema: dict[str, Any], value: Any, fixed: Any
+    kind: RepairKind, schema: dict[str, Any], value: Any, fixed: Any
 ) -> None:
     assert repaired((kind,), value, Schema(schema, schema))[0] == fixed
 
@@ -282,30 +287,46 @@ def write_log(folder: Path) -> Path:
     return log
 
 
+# Each kind's share and 95% Wilson interval (rounded outward), and whether it clears the
+# default bar: none does, on 25 rejected calls (docs/audit-suggest.md).
+TWELVE = {"share": 0.12, "interval": [0.0416, 0.2996], "clears_bar": False}
+EIGHT = {"share": 0.08, "interval": [0.0222, 0.2497], "clears_bar": False}
+FOUR = {"share": 0.04, "interval": [0.007, 0.1955], "clears_bar": False}
 EXPECTED_REPAIRS = {
     "rejected_with_arguments": 25,
     "kinds": {
         "number-from-string": {
             "calls": 3,
             "parameters": {"plan_trip": {"budget": 1, "days": 2}},
+            **TWELVE,
         },
         "boolean-from-string": {
             "calls": 2,
             "parameters": {"plan_trip": {"legs[*].confirmed": 1, "refundable": 1}},
+            **EIGHT,
         },
-        "json-from-string": {"calls": 2, "parameters": {"plan_trip": {"cities": 1, "filters": 1}}},
-        "array-from-single": {"calls": 1, "parameters": {"plan_trip": {"cities": 1}}},
-        "enum-case": {"calls": 2, "parameters": {"plan_trip": {"mode": 2}}},
+        "json-from-string": {
+            "calls": 2,
+            "parameters": {"plan_trip": {"cities": 1, "filters": 1}},
+            **EIGHT,
+        },
+        "array-from-single": {"calls": 1, "parameters": {"plan_trip": {"cities": 1}}, **FOUR},
+        "enum-case": {"calls": 2, "parameters": {"plan_trip": {"mode": 2}}, **EIGHT},
         "renamed-parameter": {
             "calls": 2,
             "parameters": {
                 "plan_trip": {"traveller_name -> travellerName": 1, "travelerName -> travellerName": 1}
             },
+            **EIGHT,
         },
-        "null-as-missing": {"calls": 1, "parameters": {"plan_trip": {"notes": 1}}},
+        "null-as-missing": {"calls": 1, "parameters": {"plan_trip": {"notes": 1}}, **FOUR},
     },
     "together": 16,
     "none": 9,
+    "together_interval": [0.4451, 0.7976],
+    "none_interval": [0.2024, 0.5549],
+    "evidence_bar": {"min_rescued": 10, "min_share": 0.1, "confidence": 0.95},
+    "adopt": {},
 }
 
 
@@ -380,40 +401,40 @@ undecodable       1
 
 repairs of the 25 rejected calls with arguments, each kind alone; 1 failure record without arguments not repaired:
 
-number-from-string: 3 calls rescued (12.0%)
+number-from-string: 3 calls rescued (12.0%; 95% interval 4.1% to 30.0%)
   tool       parameter  calls
   plan_trip  days           2
   plan_trip  budget         1
 
-boolean-from-string: 2 calls rescued (8.0%)
+boolean-from-string: 2 calls rescued (8.0%; 95% interval 2.2% to 25.0%)
   tool       parameter          calls
   plan_trip  legs[*].confirmed      1
   plan_trip  refundable             1
 
-json-from-string: 2 calls rescued (8.0%)
+json-from-string: 2 calls rescued (8.0%; 95% interval 2.2% to 25.0%)
   tool       parameter  calls
   plan_trip  cities         1
   plan_trip  filters        1
 
-array-from-single: 1 call rescued (4.0%)
+array-from-single: 1 call rescued (4.0%; 95% interval 0.7% to 19.6%)
   tool       parameter  calls
   plan_trip  cities         1
 
-enum-case: 2 calls rescued (8.0%)
+enum-case: 2 calls rescued (8.0%; 95% interval 2.2% to 25.0%)
   tool       parameter  calls
   plan_trip  mode           2
 
-renamed-parameter: 2 calls rescued (8.0%)
+renamed-parameter: 2 calls rescued (8.0%; 95% interval 2.2% to 25.0%)
   tool       parameter                        calls
   plan_trip  travelerName -> travellerName        1
   plan_trip  traveller_name -> travellerName      1
 
-null-as-missing: 1 call rescued (4.0%)
+null-as-missing: 1 call rescued (4.0%; 95% interval 0.7% to 19.6%)
   tool       parameter  calls
   plan_trip  notes          1
 
-together: 16 calls rescued (64.0%); none: 9 calls nothing rescues (36.0%)
-what it means: worth weighing as a rule (each rescues 10% or more): number-from-string 12.0%; too few to justify a rule: boolean-from-string 8.0%, json-from-string 8.0%, array-from-single 4.0%, enum-case 8.0%, null-as-missing 4.0%; renamed-parameter 8.0%: fix those parameters' names or descriptions, not a rule; 36.0% no repair rescues: real errors that no rule would hide.
+together: 16 calls rescued (64.0%; 95% interval 44.5% to 79.8%); none: 9 calls nothing rescues (36.0%; 95% interval 20.2% to 55.5%)
+what it means: too few calls rescued to justify a rule (under 10): number-from-string 3 calls, boolean-from-string 2 calls, json-from-string 2 calls, array-from-single 1 call, enum-case 2 calls, null-as-missing 1 call; renamed-parameter 8.0%: fix those parameters' names or descriptions, not a rule; 36.0% no repair rescues: real errors that no rule would hide.
 
 bad lines:
   {log}:31: not JSON: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)

@@ -111,7 +111,8 @@ def test_explain_in_a_real_process() -> None:
 
 
 def test_a_group_accepts_other_keys_when_any_of_its_schemas_does(tmp_path: Path) -> None:
-    # E4c: additionalProperties true in one allOf branch admits undeclared keys for the group.
+    # docs/spec/extended.md E4 4c: additionalProperties true in one allOf branch admits undeclared
+    # keys for the group.
     branches = [{"properties": {"a": {"type": "string"}}}, {"additionalProperties": True}]
     schema = {"type": "object", "allOf": branches}
     (tmp_path / "g.json").write_text(json.dumps({"name": "G", "inputSchema": schema}), "utf-8")

@@ -1,4 +1,4 @@
-"""`toolgen generate` and `toolgen check` (spec section 8): summary line, drift diff (plain or
+"""`toolgen generate` and `toolgen check` (docs/spec/validation.md §8): summary line, drift diff (plain or
 coloured), exit statuses 0/1/2, and that a check or a refusal writes nothing (bytes and
 modification times are compared)."""
 
@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from generator.cli import main
-from generator.names import module_name
+from generator.cli.commands import main
+from generator.ir.names import module_name
 from tests.toolgen_cli import ROOT, invoke, run_process
 
 SUMMARY = re.compile(

@@ -1,6 +1,6 @@
 """Issue 37.7: a declaration compiles in bounded time, or is refused naming the file, the
 pointer and the limit. The anyOf / oneOf selections of one visit are compiled as a decision
-tree whose cases multiply (generator/schema_graph.py, `cases`): past CASES_LIMIT they are
+tree whose cases multiply (generator/front/schema_graph.py, `cases`): past CASES_LIMIT they are
 refused in pass 1, before anything is planned. (Speed is measured by `make compile-bound`,
 benchmarks/compile_bound.py, never timed here.)"""
 
@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from generator.load import declarations_in
-from generator.schema_graph import CASES_LIMIT, Combinator, Group, analyse, cases
+from generator.front.load import declarations_in
+from generator.front.schema_graph import CASES_LIMIT, Combinator, Group, analyse, cases
 from tests.toolgen_cli import ROOT, invoke
 
 HOSTILE = ROOT / "tests" / "data" / "hostile"

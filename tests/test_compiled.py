@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.compile import compile_package
+from generator.cli.compile import compile_package
 
 pytestmark = pytest.mark.compiled  # make test-compiled (CI runs it); mypyc takes half a minute
 

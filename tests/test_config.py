@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.config import ConfigError, settings
+from generator.cli.config import ConfigError, settings
 from tests.genpkg import ROOT, declaration
 
 WRITE = declaration(
@@ -101,7 +101,31 @@ def test_without_a_table_the_defaults_hold(tmp_path: Path) -> None:
         (
             '[tool.toolgen]\nschema = "decls"\n',
             "pyproject.toml: [tool.toolgen] schema: unknown key; "
-            "expected one of schemas, out, keywords, allow, import, import-stdio",
+            "expected one of schemas, out, keywords, allow, import, import-stdio, "
+            "suggest-min-rescued, suggest-min-share",
+        ),
+        (
+            "[tool.toolgen]\nsuggest-min-rescued = 0\n",
+            "pyproject.toml: [tool.toolgen] suggest-min-rescued: expected an integer of at least 1",
+        ),
+        (
+            "[tool.toolgen]\nsuggest-min-rescued = 2.0\n",
+            "pyproject.toml: [tool.toolgen] suggest-min-rescued: expected an integer of at least 1",
+        ),
+        (
+            "[tool.toolgen]\nsuggest-min-share = 10\n",
+            "pyproject.toml: [tool.toolgen] suggest-min-share: expected a number from 0 up to 1 "
+            "(a share: 0.1 is 10%)",
+        ),
+        (
+            "[tool.toolgen]\nsuggest-min-share = true\n",
+            "pyproject.toml: [tool.toolgen] suggest-min-share: expected a number from 0 up to 1 "
+            "(a share: 0.1 is 10%)",
+        ),
+        (
+            "[tool.toolgen]\nsuggest-min-share = nan\n",
+            "pyproject.toml: [tool.toolgen] suggest-min-share: expected a number from 0 up to 1 "
+            "(a share: 0.1 is 10%)",
         ),
         ("[tool.toolgen]\nout = 3\n", "pyproject.toml: [tool.toolgen] out: expected a non-empty string"),
         ('[tool.toolgen]\nout = ""\n', "pyproject.toml: [tool.toolgen] out: expected a non-empty string"),

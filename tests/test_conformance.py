@@ -65,6 +65,7 @@ ANNOTATIONS = frozenset(
 FALSE = (
     "boolean subschema false: JSON Schema rejects every value, a boolean subschema constrains nothing here"
 )
+# The reasons cite docs/spec/extended.md (E3 ...) and docs/spec/validation.md (§7).
 NON_LOCAL = "a $ref that is not a local JSON pointer is not interpreted (E3)"
 NESTED_ID = "a nested $id changes what a $ref points to in JSON Schema; extended mode ignores $id (E3)"
 SIBLINGS = "draft 7 ignores the siblings of $ref; extended mode applies them (E3)"
@@ -77,7 +78,7 @@ SHARED_KEYS = (
 REQUIRED_ONLY = "required names without properties are declared keys, so not additional"
 ONE_OF = "oneOf: two branches fit, and oneOf's exactly-one rule is not enforced (E2)"
 OUTSIDE = "keyword not interpreted in this mode: "
-EMPTY_ENUM = "refused (validation.md section 7): an empty enum"
+EMPTY_ENUM = "refused (validation.md §7): an empty enum"
 
 
 def _load(file: str) -> list[dict[str, Any]]:

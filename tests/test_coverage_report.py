@@ -3,7 +3,7 @@
 Hand-made declarations generated for real (subset mode) give exact per-property verdicts;
 a hand-written NOT_ENFORCED as an extended-mode module would list it exercises the reading
 of references and branches; and on the real corpus the subset numbers must equal a count
-made independently here, from spec section 2 alone (no generated module consulted).
+made independently here, from docs/spec/validation.md §2 alone (no generated module consulted).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pytest
 
 from benchmarks import coverage
 from benchmarks.coverage import PropertyCount
-from generator.load import read_all
+from generator.front.load import read_all
 from tests.genpkg import write_declarations
 
 ROOT_POINTER = "/function/parameters"
@@ -223,7 +223,7 @@ def test_items_tuple_form_entry_is_read_at_its_schema() -> None:
     }
 
 
-# ---------- the real corpus, counted independently from spec section 2 ----------
+# ---------- the real corpus, counted independently from §2 ----------
 
 SUBSET = frozenset({"type", "required", "enum", "properties", "additionalProperties", "items"})
 

@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
-from generator.build import KEYWORDS, render_job
-from generator.format import format_source
-from generator.load import Declaration, read_all
-from generator.names import module_name
-from generator.render import environment
-from generator.vocabulary import VOCABULARIES
+from generator.emit.format import format_source
+from generator.emit.render import environment
+from generator.front.load import Declaration, read_all
+from generator.front.vocabulary import VOCABULARIES
+from generator.ir.names import module_name
+from generator.package.build import KEYWORDS, render_job
 
 
 def module_body(declaration: Declaration, keywords: str) -> str:

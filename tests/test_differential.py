@@ -11,7 +11,7 @@ workers build in parallel instead of one waiting for the other), then hypothesis
 thousands of inputs.
 
 A second differential checks the reference against the subset generator: on declarations
-that use only subset keywords, extended mode means what subset mode means (extended.md:
+that use only subset keywords, extended mode means what subset mode means (docs/spec/extended.md:
 "Everything in validation.md holds"), so the extended reading must equal a generated
 subset package's.
 """
@@ -355,7 +355,7 @@ def _validator_modules(mode: str, factory: pytest.TempPathFactory) -> list[Path]
 
 
 def test_random_declarations_exercise_every_collector_form(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """The generated collectors come in three forms (generator/collector.py): direct visits
+    """The generated collectors come in three forms (generator/plan/collector.py): direct visits
     only (issues appended in place), direct visits handing over a list visit's issues, and
     list visits only (recursion, candidates). The differential above compares all three with
     the reference only if the random declarations get each of them often enough."""
@@ -372,7 +372,7 @@ def test_random_declarations_exercise_every_collector_form(tmp_path_factory: pyt
 
 def test_random_declarations_exercise_every_fast_path_form(tmp_path_factory: pytest.TempPathFactory) -> None:
     """validate() tests a nested object or array in place when it has one user
-    (generator/plan.py FastPlan.embed), else through a `_check_<name>` helper: the
+    (generator/plan/fast.py FastPlan.embed), else through a `_check_<name>` helper: the
     differential above checks both forms only if the random declarations get each."""
     forms = {"embedded": 0, "helper": 0}
     for module in _validator_modules("extended", tmp_path_factory):

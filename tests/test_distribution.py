@@ -8,7 +8,6 @@ Marked `dist` (network for the dependencies, about a minute): `make dist-check` 
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -64,16 +63,25 @@ def venv(dist: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return where
 
 
+def installed_name(path: str) -> str:
+    """Where a file of this repository lands in the wheel: generator/ is `toolgen`, runtime/ is
+    `toolgen.runtime` (pyproject.toml's package-dir)."""
+    top, _, rest = path.partition("/")
+    return {"generator": "toolgen/", "runtime": "toolgen/runtime/"}[top] + rest
+
+
 def test_the_wheel_holds_every_package_and_the_templates_and_nothing_else(dist: Path) -> None:
     (wheel,) = dist.glob("*.whl")
     names = zipfile.ZipFile(wheel).namelist()
+    # One import name (issue 36.2): nothing else at the top of site-packages.
     tops = {name.split("/")[0] for name in names}
-    assert tops == {"generator", "runtime", "toolgen-0.1.0.dist-info"}
-    expected = {name for name in tracked("generator", "runtime") if name.endswith(".py")}
-    expected |= {f"generator/templates/{p.name}" for p in (ROOT / "templates").iterdir() if p.is_file()}
+    assert tops == {"toolgen", "toolgen-0.1.0.dist-info"}
+    expected = {installed_name(name) for name in tracked("generator", "runtime") if name.endswith(".py")}
+    expected |= {f"toolgen/templates/{p.name}" for p in (ROOT / "templates").iterdir() if p.is_file()}
     assert expected <= set(names)
+    assert {n for n in names if n.endswith(".py")} <= expected
     assert {n for n in names if n.endswith(".j2")} == {
-        f"generator/templates/{p.name}" for p in (ROOT / "templates").glob("*.j2")
+        f"toolgen/templates/{p.name}" for p in (ROOT / "templates").glob("*.j2")
     }
     metadata = zipfile.ZipFile(wheel).read("toolgen-0.1.0.dist-info/METADATA").decode()
     requires = [line[len("Requires-Dist: ") :] for line in metadata.splitlines() if "Requires-Dist: " in line]
@@ -84,7 +92,7 @@ def test_the_wheel_holds_every_package_and_the_templates_and_nothing_else(dist: 
         'tomli>=1.1; python_version < "3.11"',
     ]
     entry_points = zipfile.ZipFile(wheel).read("toolgen-0.1.0.dist-info/entry_points.txt").decode()
-    assert "toolgen = generator.cli:main" in entry_points
+    assert "toolgen = toolgen.cli.commands:main" in entry_points
 
 
 def test_the_sdist_holds_the_templates_and_the_sources(dist: Path) -> None:
@@ -92,7 +100,7 @@ def test_the_sdist_holds_the_templates_and_the_sources(dist: Path) -> None:
     with tarfile.open(sdist) as archive:
         names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
     assert {f"generator/templates/{p.name}" for p in (ROOT / "templates").glob("*.j2")} <= names
-    assert {"pyproject.toml", "README.md", "generator/cli.py", "runtime/executor.py"} <= names
+    assert {"pyproject.toml", "README.md", "generator/cli/commands.py", "runtime/executor.py"} <= names
 
 
 DECLARATION = {
@@ -173,27 +181,33 @@ def test_every_command_works_in_a_users_project_from_a_subfolder(venv: Path, tmp
     ]
     version = run([toolgen, "--version"], sub)
     assert version.stdout == "toolgen 0.1.0\n"
-
     python = str(venv / "bin" / "python")
+    as_module = run([python, "-m", "toolgen", "check"], sub)
+    assert (as_module.returncode, as_module.stdout) == (0, "../validators: in sync (1 tools)\n")
+
     script = 'import app.validators as v; print(v.validate("get_weather", {"city": 3}))'
     own = run([python, "-c", script], project)
     assert own.stdout == (
         "get_weather failed due to the following issue:\n"
         "The parameter `city` type is expected as `string` but provided as `number`\n"
     )
-    # The wheel installs no package of validators that could shadow (or be) the project's own.
-    stray = run([python, "-c", "import generated"], project)
-    assert stray.returncode == 1 and "No module named 'generated'" in stray.stderr
+    # The wheel installs no package of validators that could shadow (or be) the project's own,
+    # and no generic name (`generator`, `runtime`) that a project's own folder would shadow.
+    for name in ("generated", "generator", "runtime"):
+        stray = run([python, "-c", f"import {name}"], project)
+        assert stray.returncode == 1 and f"No module named '{name}'" in stray.stderr
     # The runtime comes with it, standard library only, and serves the project's own tools,
     # validated by the project's own package (issue 20.6); a misspelt name gets the suggestion.
     agent = (
+        "import sys\n"
         "import app.validators as v\n"
-        "from runtime import ToolExecutor\n"
+        "from toolgen.runtime import ToolExecutor\n"
         "executor = ToolExecutor(v)\n"
         "executor.register_declared('get_weather', lambda args: 'sunny in ' + args['city'])\n"
         "for name, args in (('get_weather', {'city': 'Oslo'}), ('get_weather', {'city': ''}),"
         " ('get_wether', {'city': 'Oslo'})):\n"
         "    print(executor.execute(name, args).text())\n"
+        "print(sorted({n.split('.')[0] for n in sys.modules} & {'jinja2', 'black', 'click'}))\n"
     )
     runtime = run([python, "-c", agent], project)
     assert runtime.stdout == (
@@ -201,7 +215,11 @@ def test_every_command_works_in_a_users_project_from_a_subfolder(venv: Path, tmp
         "get_weather failed due to the following issue:\n"
         "The parameter `city` is invalid: expected at least 1 character\n"
         "No such tool available: get_wether. Did you mean `get_weather`?\n"
+        "[]\n"
     ), runtime.stderr
+    # The SDK recipes under the installed name (their SDKs are the user's to install).
+    recipe = run([python, "-c", "import toolgen.runtime.integrations.mcp_server"], project)
+    assert "ModuleNotFoundError: No module named 'mcp_types'" in recipe.stderr, recipe.stderr
 
 
 def _git(cwd: Path, *args: str) -> str:
@@ -229,8 +247,9 @@ def test_the_pre_commit_hook_installs_its_own_toolgen(tmp_path: Path) -> None:
     (project / ".pre-commit-config.yaml").write_text(
         f"repos:\n  - repo: {hooks}\n    rev: {rev}\n    hooks:\n      - id: toolgen-check\n", "utf-8"
     )
-    generate = [sys.executable, "-m", "generator", "generate"]
-    assert run(generate, project, {**os.environ, "PYTHONPATH": str(ROOT)}).returncode == 0
+    # This checkout's toolgen (installed editable in the test's own environment), as typed.
+    generate = [sys.executable, "-m", "toolgen", "generate"]
+    assert run(generate, project).returncode == 0
     _git(project, "init", "-q")
     _git(project, "add", "-A")
     # No toolgen on PATH: only what git and pre-commit's own environments need.
@@ -249,6 +268,6 @@ def test_the_pre_commit_hook_installs_its_own_toolgen(tmp_path: Path) -> None:
     assert '+DESCRIPTION: Any = "Current weather for a city, now."' in drifted.stdout.splitlines()
     assert "generated code is out of sync; run: toolgen generate" in drifted.stdout
 
-    assert run(generate, project, {**os.environ, "PYTHONPATH": str(ROOT)}).returncode == 0
+    assert run(generate, project).returncode == 0
     repaired = run(hook, project, env)
     assert repaired.returncode == 0, repaired.stdout + repaired.stderr

@@ -36,17 +36,19 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from generator.cli import main
+from generator.cli.commands import main
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMAND = ".venv/bin/toolgen"  # where `make setup` (and so `make generate`, `make test`) installs it
 PYTHON = ".venv/bin/python"  # the same environment's interpreter
 README = ROOT / "README.md"
 PAGES = sorted((ROOT / "docs").glob("*.md"))
-# A toolgen command a shell would look up on PATH, or the generator run by a bare `python`:
+# A toolgen command a shell would look up on PATH, or the generator run by a bare `python`
+# (`python -m toolgen generate` is the latter: its `toolgen generate` is not a command):
 # neither is found after the README's two set-up commands.
 BARE = re.compile(
-    r"(?<![\w/.-])(?:toolgen (?:generate|check|validate|explain|audit|-)|python3? -m generator)"
+    r"(?<![\w/.-])(?:(?<!-m )toolgen (?:generate|check|validate|explain|audit|-)"
+    r"|python3? -m (?:generator|toolgen))"
 )
 FENCE = re.compile(r"^```(\w*)([^\n]*)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 TIMING = re.compile(r" in \d+\.\ds$", re.MULTILINE)
@@ -191,19 +193,19 @@ def test_the_set_up_installs_the_commands_the_docs_show() -> None:
     assert (Path(sys.executable).parent / "toolgen").is_file()
     makefile = (ROOT / "Makefile").read_text("utf-8")
     assert "VENV := .venv\n" in makefile and "$(BIN)/python -m pip install --quiet -e '.[dev]'" in makefile
-    assert 'toolgen = "generator.cli:main"' in (ROOT / "pyproject.toml").read_text("utf-8")
+    assert 'toolgen = "toolgen.cli.commands:main"' in (ROOT / "pyproject.toml").read_text("utf-8")
 
 
 def test_a_bare_command_is_caught() -> None:
     readme = (
-        "Run `toolgen check`, then:\n\n    python -m generator generate\n\n"
+        "Run `toolgen check`, then:\n\n    python -m toolgen generate\n\n"
         "```console\n$ toolgen validate Write '{}'\nWrite: valid\n```\n"
         "`.venv/bin/toolgen check` and `toolgen-check` are fine.\n"
     )
     assert bare_commands(readme) == [
         "toolgen validate Write '{}'",
         "toolgen check",
-        "python -m generator generate",
+        "python -m toolgen generate",
     ]
 
 

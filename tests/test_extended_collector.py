@@ -1,10 +1,11 @@
-"""The extended-mode collector is generated code (generator/collector.py), not an interpreter.
+"""The extended-mode collector is generated code (generator/plan/collector.py), not an interpreter.
 
 What the other extended-mode tests cannot see from messages alone: the package reads no
 schema table at run time and never touches the interpreter's recursion limit; a value at
 the depth limit is answered exactly even with little stack left (a visit costs at most two
-frames per level of nesting, so E4's 256 levels fit in Python's default limit); identical
-schemas share one collector function; and the generated modules are lint-clean.
+frames per level of nesting, so docs/spec/extended.md E4's 256 levels fit in Python's
+default limit); identical schemas share one collector function; and the generated modules
+are lint-clean.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The keyword mode (extended.md E1) end to end: the flag, KEYWORDS, the fingerprint, subset
+"""The keyword mode (docs/spec/extended.md E1) end to end: the flag, KEYWORDS, the fingerprint, subset
 output unchanged to the byte, the 113 real declarations in both modes, the fast path of a
 valid call, and E8 refusals / --strict warnings through the CLI."""
 
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from generator.build import Build, build, fingerprint
+from generator.package.build import Build, build, fingerprint
 from tests.reliability import imported
 from tests.toolgen_cli import invoke
 

@@ -1,4 +1,4 @@
-"""The reliability suites over an extended-mode package (extended.md): never raises (deep
+"""The reliability suites over an extended-mode package (docs/spec/extended.md): never raises (deep
 values against recursive schemas, RecursionError included), never mutates, 1 MB strings
 against patterns, hostile keys and objects, injection-proof names and values, relocatable,
 deterministic; every answer that can be read equals tests/reference.py's."""
@@ -21,7 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.build import build
+from generator.package.build import build
 from tests import reference
 from tests.genpkg import write_locked
 from tests.reference import EXTENDED

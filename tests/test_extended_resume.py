@@ -1,6 +1,6 @@
 """validate() hands the collector what it proved: the name of the member of the arguments it
 failed on (True: after every member), so that the collector skips the members it tested and
-found valid before that one (generator/collector.py, `_resume`). Names, not positions: a
+found valid before that one (generator/plan/collector.py, `_resume`). Names, not positions: a
 member added changes only its own lines (tests/test_diff_stability.py)
 
 A valid member's visit finds nothing, so skipping it must leave every message unchanged:

@@ -1,4 +1,4 @@
-"""Every rule, table row and example of extended.md (E2-E7), with exact message strings.
+"""Every rule, table row and example of docs/spec/extended.md (E2-E7), with exact message strings.
 
 The declarations are TOOLS below (and the real AskUserQuestion declaration). Every check
 goes through the backend indirection of tests/extended_backends.py: today the reference

@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from generator.build import build
-from generator.cli import main
-from generator.errors import DeclarationError
-from generator.load import read_all, read_declarations
+from generator.cli.commands import main
+from generator.front.errors import DeclarationError
+from generator.front.load import read_all, read_declarations
+from generator.front.shapes import ANTHROPIC, MCP, OPENAI, OPENAI_RESPONSES, tools_in
+from generator.package.build import build
 from generator.readers.package import import_package
-from generator.shapes import ANTHROPIC, MCP, OPENAI, OPENAI_RESPONSES, tools_in
 from tests.genpkg import write_locked
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.snapshot import file_names
+from generator.cli.snapshot import file_names
 from tests.import_support import files, toolgen, write
 from tests.test_cli_generate import hook
 

@@ -1,4 +1,4 @@
-"""Injection-proof code generation (spec section 7): any tool name, property name, enum value,
+"""Injection-proof code generation (docs/spec/validation.md §7): any tool name, property name, enum value,
 description or keyword name becomes a module that compiles, imports without side effects,
 and whose messages equal the reference interpreter's."""
 
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.vocabulary import SUBSET
+from generator.front.vocabulary import SUBSET
 from tests.reliability import PROFILE, assert_agrees_with_reference, build_package, declaration, imported
 
 SENTINEL = Path(tempfile.gettempdir()) / f"toolgen-injection-sentinel-{os.getpid()}"

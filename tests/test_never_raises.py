@@ -391,7 +391,7 @@ def test_random_tools_cover_every_keyword() -> None:
 def test_hostile_values_get_the_reference_answer_wherever_it_can_read_them(
     which: str, random_package: ModuleType
 ) -> None:
-    """The hostile values above, also under keys that are not str (spec section 3), in every
+    """The hostile values above, also under keys that are not str (docs/spec/validation.md §3), in every
     call the reference interpreter can read: the validator's answer is the reference's."""
     package, tools = _package_and_tools(which, random_package)
     hostile = _hostile_values()

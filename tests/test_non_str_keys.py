@@ -1,4 +1,4 @@
-"""validation.md §3: a dict key that is not a str is always unexpected, in a map whose
+"""docs/spec/validation.md §3: a dict key that is not a str is always unexpected, in a map whose
 `additionalProperties` is a schema too (never validated against that schema); both modes."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from generator.build import build
+from generator.package.build import build
 from tests import reference
 from tests.genpkg import import_package, write_declarations, write_locked
 

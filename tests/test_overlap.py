@@ -1,4 +1,4 @@
-"""The renderer started before pass 1 (generator/overlap.py): what its worker renders is, byte
+"""The renderer started before pass 1 (generator/package/overlap.py): what its worker renders is, byte
 for byte, what a serial run writes (an edit, a tool added and one removed); more files than
 its share are rendered here; a package in sync is checked without the compiler; a `--check`
 reports the same drift; a refusal, a worker that dies or fails, an exception, ^C or a kill of
@@ -29,7 +29,7 @@ TOOLS = ("Read.json", "Write.json", "Edit.json")
 # at exit, whether the parent imported black and jinja2. $PRELUDE adds a test's own changes.
 PRELUDE = """
 import atexit, os, sys
-from generator import overlap
+from generator.package import overlap
 log = open(os.environ["LOG"], "a")
 start = overlap.Service.start
 def recorded(keywords):
@@ -42,7 +42,7 @@ overlap.Service.start = recorded
 imported = lambda: print("parent", "black" in sys.modules, "jinja2" in sys.modules, file=log, flush=True)
 atexit.register(imported)
 exec(os.environ.get("PRELUDE", ""))
-from generator.cli import main
+from generator.cli.commands import main
 main(sys.argv[1:], prog_name="toolgen")
 """
 
@@ -225,7 +225,7 @@ def test_a_refusal_while_the_worker_starts_writes_nothing_and_leaves_no_worker(t
     assert gone(refused.worker)
 
 
-# The worker's renderer fails (the parent's, generator/build.py's own, does not).
+# The worker's renderer fails (the parent's, generator/package/build.py's own, does not).
 FAILING_WORKER = """
 def failing(env, job, vocabulary):
     raise RuntimeError("worker failed")
@@ -262,12 +262,12 @@ def test_an_error_the_worker_reports_is_raised_by_the_parent_as_serially(tmp_pat
     folder = generated(tmp_path)
     before = tree(folder / "gen")
     edit(folder / "s" / "Write.json")
-    broken = "from generator import build\nbuild.render_tool = lambda env, plan: 'del f()\\n'\n"
+    broken = "from generator.package import build\nbuild.render_tool = lambda env, plan: 'del f()\\n'\n"
     pooled, alone = run(folder, prelude=broken), run(folder, jobs="1", prelude=broken)
     assert pooled.worker[0] and pooled.code == alone.code == 1
     assert pooled.stderr.splitlines()[-1] == alone.stderr.splitlines()[-1]
     assert pooled.stderr.splitlines()[-1].startswith(
-        "generator.format.RenderError: write_3f00927a.py: rendered code does not parse: "
+        "generator.emit.format.RenderError: write_3f00927a.py: rendered code does not parse: "
     )
     assert tree(folder / "gen") == before
     assert gone(pooled.worker)
@@ -276,7 +276,7 @@ def test_an_error_the_worker_reports_is_raised_by_the_parent_as_serially(tmp_pat
 def test_the_parent_raising_leaves_no_worker(tmp_path: Path) -> None:
     folder = generated(tmp_path)
     edit(folder / "s" / "Write.json")
-    raising = "from generator import write\nwrite.Staging.commit = lambda self: 1 / 0\n"
+    raising = "from generator.package import write\nwrite.Staging.commit = lambda self: 1 / 0\n"
     done = run(folder, prelude=raising)
     assert done.code == 1 and done.stderr.splitlines()[-1] == "ZeroDivisionError: division by zero"
     assert gone(done.worker)
@@ -285,7 +285,7 @@ def test_the_parent_raising_leaves_no_worker(tmp_path: Path) -> None:
 # The parent waits in pass 1 (its scan) until signalled: the worker is alive meanwhile.
 WAITING = """
 import time
-from generator import build
+from generator.package import build
 def waiting(*args):
     print("waiting", file=log, flush=True)
     time.sleep(60)

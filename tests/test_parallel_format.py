@@ -11,16 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from generator import format as format_stage
-from generator import header as hdr
-from generator import pool
-from generator.build import build
-from generator.check import check
-from generator.format import Formatter, RenderError, _pool_size
-from generator.load import read_all
-from generator.lower import lower
-from generator.plan import plan
-from generator.render import (
+from generator.base import pool
+from generator.emit import format as format_stage
+from generator.emit import header as hdr
+from generator.emit.format import Formatter, RenderError, _pool_size
+from generator.emit.render import (
     PATHS,
     SUPPORT,
     environment,
@@ -29,6 +24,11 @@ from generator.render import (
     render_init,
     render_tool,
 )
+from generator.front.check import check
+from generator.front.load import read_all
+from generator.ir.lower import lower
+from generator.package.build import build
+from generator.plan.module import plan
 from tests.genpkg import ROOT
 
 

@@ -1,4 +1,4 @@
-"""generator.patterns: ECMA-262 patterns (extended.md E6) translated to Python `re`.
+"""generator.front.patterns: ECMA-262 patterns (docs/spec/extended.md E6) translated to Python `re`.
 
 The reference is `regress`, an ECMA-262 engine (Rust's regress, test dependency only):
 `regress.Regex(p, "u").find(s)` searches anywhere, as E6 asks, so `find(s) is not None` is
@@ -17,7 +17,7 @@ import regress
 from hypothesis import given
 from hypothesis import strategies as st
 
-from generator.patterns import NESTED_QUANTIFIER_REASON, PatternTranslation, translate
+from generator.front.patterns import NESTED_QUANTIFIER_REASON, PatternTranslation, translate
 from tests.strategies import reproducible
 
 SPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"  # noqa: E501
@@ -55,7 +55,7 @@ def _annex_b(pattern: str) -> str:
     return re.sub(r"(?<!\\)((?:\\\\)*)\\u\{", r"\1u{", pattern)
 
 
-# ------------------------------------------------------------------ (a) the E6 table
+# ------------------------------------------------------------------ (a) E6's syntax, construct by construct
 
 
 EMITTED = [

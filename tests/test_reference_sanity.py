@@ -21,7 +21,7 @@ def parameters(tool: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("mode", VOCABULARIES)
 def test_reference_reproduces_spec_example(mode: str) -> None:
-    """validation.md §6; extended mode keeps it (TaskUpdate declares no extended keyword there)."""
+    """docs/spec/validation.md §6; extended mode keeps it (TaskUpdate declares no extended keyword there)."""
     args = {"id": "2", "status": "done", "owner": 3}
     assert message("TaskUpdate", parameters("TaskUpdate"), args, VOCABULARIES[mode]) == (
         "TaskUpdate failed due to the following issues:\n"
@@ -33,7 +33,7 @@ def test_reference_reproduces_spec_example(mode: str) -> None:
 
 
 def test_reference_reproduces_extended_spec_example() -> None:
-    """extended.md E7: five questions, one header 14 characters long; subset mode reads no bound."""
+    """docs/spec/extended.md E7: five questions, one header 14 characters long; subset mode reads no bound."""
     question = {"question": "q?", "header": "h", "options": [{"label": "a"}, {"label": "b"}]}
     questions = [question, question, {**question, "header": "fourteen chars"}, question, question]
     args = {"questions": questions}
@@ -56,7 +56,7 @@ def test_open_keywords_are_those_the_specs_list() -> None:
 
 
 def test_the_vocabularies_differ_on_non_str_keys_and_depth() -> None:
-    """validation.md §3 vs E4 4c: a non-str key in a free-form map; E4: the depth limit."""
+    """docs/spec/validation.md §3 vs E4 4c: a non-str key in a free-form map; E4: the depth limit."""
     free = {"type": "object", "additionalProperties": True}
     assert message("T", free, {1: "x"}, SUBSET) is None
     assert message("T", free, {1: "x"}, EXTENDED) == (

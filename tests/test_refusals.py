@@ -1,4 +1,4 @@
-"""Spec section 7: every refusal exits 2 with one line naming the file and the JSON pointer,
+"""docs/spec/validation.md §7: every refusal exits 2 with one line naming the file and the JSON pointer,
 writes nothing and leaves a previous output byte-identical; lint warnings are printed and
 become errors under --strict."""
 
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from click.testing import Result
 
-from generator.names import module_name
+from generator.ir.names import module_name
 from tests.reliability import declaration, generate_into, invoke, snapshot, write_schemas
 
 GOOD = declaration("Good", {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]})
@@ -251,7 +251,7 @@ def test_module_name_clash(tmp_path: Path, previous: Path) -> None:
     assert "clashes with" in result.output
 
 
-# ---------- lint warnings (section 7) ----------
+# ---------- lint warnings (§7) ----------
 
 WARNINGS: list[tuple[str, Any, str, str]] = [
     (

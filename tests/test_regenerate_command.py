@@ -1,5 +1,5 @@
 """Issue 13.8: every generated file's header names the command that regenerates its package,
-and `check` advises that same command (generator/command.py) when the package drifted."""
+and `check` advises that same command (generator/package/command.py) when the package drifted."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.header import HEADER
+from generator.emit.header import HEADER
 from tests.toolgen_cli import ROOT, invoke
 
 
@@ -142,6 +142,7 @@ def test_bare_commands_follow_the_mode_of_the_package_on_disk(
     regenerated = invoke("generate")
     # A description: Read's declaration module and __init__'s header (the index names no text).
     assert regenerated.stdout.startswith("2 tools: 1 changed, 1 unchanged, 0 removed (+1 package file) in ")
+    # (The extended vocabulary's `message`, docs/spec/extended.md E7, named in each module's docstring.)
     assert "extended.md E7" in next((project / "generated").glob("read_*[0-9a-f].py")).read_text("utf-8")
     # The command line and the table still win.
     assert invoke("check", "--keywords", "subset").exit_code == 1

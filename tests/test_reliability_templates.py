@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.render import TEMPLATES, environment
+from generator.emit.render import TEMPLATES, environment
 
 # IR fields and template variables that carry text from a declaration.
 USER_VALUES = re.compile(

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 import generated
-from generator.cli import main
+from generator.cli.commands import main
 from generator.readers.didyoumean import meant as validate_meant
 from generator.readers.explain import suggest
 from runtime import ToolExecutor

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from generator import format as format_stage
-from generator import pool
-from generator.cli import main
-from generator.names import module_name
+from generator.base import pool
+from generator.cli.commands import main
+from generator.emit import format as format_stage
+from generator.ir.names import module_name
 from tests.genpkg import ROOT
 
 TOOLS = ("Read.json", "Write.json", "Edit.json", "WebFetch.json")

@@ -1,4 +1,4 @@
-"""generator/schema_graph.py: extended mode's static analysis (extended.md E3, E4, E5, E8).
+"""generator/front/schema_graph.py: extended mode's static analysis (docs/spec/extended.md E3, E4, E5, E8).
 
 Every refusal and warning is asserted with its exact pointer and text; groups, combinators,
 recursion and references on small declarations, on the real declarations in
@@ -18,10 +18,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.check import check
-from generator.errors import DeclarationError
-from generator.load import Declaration, read_declarations
-from generator.schema_graph import (
+from generator.front.check import check
+from generator.front.errors import DeclarationError
+from generator.front.load import Declaration, read_declarations
+from generator.front.schema_graph import (
     Combinator,
     Discriminator,
     Group,
@@ -57,7 +57,7 @@ def real(name: str) -> SchemaGraph:
     return analyse(declaration.file, declaration.parameters, base=declaration.pointer)
 
 
-# ---------- refusals: the texts subset mode already uses (validation.md §7) ----------
+# ---------- refusals: the texts subset mode already uses (docs/spec/validation.md §7) ----------
 
 SUBSET_REFUSALS: list[tuple[str, Any, str, str]] = [
     ("parameters type array", {"type": "array"}, f"{P}/type", 'parameters must have type "object"'),
@@ -557,7 +557,7 @@ def test_pattern_check_wiring() -> None:
     assert warnings_of(obj(x={"pattern": "(a+)+"})) == []  # without a translator: not judged
 
 
-# ---------- warnings: E8 and validation.md §7 ----------
+# ---------- warnings: E8 and docs/spec/validation.md §7 ----------
 
 ONE_OF = "oneOf is checked as anyOf: a value that fits several branches is accepted"
 ONLY_EMPTY = 'this object accepts only {}; say "additionalProperties": true for a free-form map'

@@ -14,7 +14,7 @@ from openai.types.responses import FunctionToolParam
 from pydantic import TypeAdapter
 
 import generated
-from generator.openai_strict import qualifies
+from generator.emit.openai_strict import qualifies
 
 STRICT = {"EnterPlanMode", "ExitPlanMode", "Write"}  # see README, "Responses API"
 

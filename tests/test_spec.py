@@ -1,4 +1,4 @@
-"""Every rule and example of the spec (sections 2-6) and acceptance scenarios 1-6 of the
+"""Every rule and example of docs/spec/validation.md (§2-§6) and acceptance scenarios 1-6 of the
 requirement, checked on the generated validators with exact message strings.
 
 Real tools come from the checked-in `generated` package; rules no real tool exercises use
@@ -226,7 +226,7 @@ def invalid(path: str, members: str) -> str:
 TASK_STATUS = '"pending", "in_progress", "completed", "deleted"'
 
 
-# ---------- section 6: the worked example and the message shape ----------
+# ---------- §6: the worked example and the message shape ----------
 
 
 def test_spec_worked_example_is_exact() -> None:
@@ -346,7 +346,7 @@ def test_nested_paths_in_a_real_tool() -> None:
     )
 
 
-# ---------- section 2: the keyword subset ----------
+# ---------- §2: the keyword subset ----------
 
 
 def test_empty_schema_accepts_anything(pkg: ModuleType) -> None:
@@ -470,7 +470,7 @@ def test_tool_without_properties_rejects_every_key(pkg: ModuleType) -> None:
     real("EnterPlanMode", {"plan": "x"}, unexpected("plan"))
 
 
-# ---------- section 3: JSON types of Python values ----------
+# ---------- §3: JSON types of Python values ----------
 
 
 def test_integer_and_number(pkg: ModuleType) -> None:
@@ -592,7 +592,7 @@ def test_non_string_keys_are_unexpected_with_str_of_the_key(pkg: ModuleType) -> 
     own(pkg, "ObjectLike", {"extra": {7: 1, "k": "x"}}, unexpected("extra.7"), wrong)
 
 
-# ---------- section 4: JSON equality ----------
+# ---------- §4: JSON equality ----------
 
 
 def test_numbers_equal_across_int_and_float(pkg: ModuleType) -> None:
@@ -649,7 +649,7 @@ def test_enum_members_are_written_as_compact_json(pkg: ModuleType) -> None:
     own(pkg, "Enums", {"mixed": False}, invalid("mixed", members))
 
 
-# ---------- section 5: traversal and the issue list ----------
+# ---------- §5: traversal and the issue list ----------
 
 
 def test_issues_are_grouped_by_kind_keeping_traversal_order(pkg: ModuleType) -> None:
@@ -711,7 +711,7 @@ def test_whole_input_not_a_dict() -> None:
         assert generated.issues("Read", args) == (generated.Issue("type", "", line),)
 
 
-# ---------- section 6: path rendering ----------
+# ---------- §6: path rendering ----------
 
 
 def test_paths_use_dots_and_brackets_and_names_verbatim(pkg: ModuleType) -> None:

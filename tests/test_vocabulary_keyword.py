@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 
 from benchmarks.cases import build_cases, load_declarations
-from generator.build import build
-from generator.check import check
-from generator.errors import DeclarationError
-from generator.load import declarations_in, read_source, schema_files
-from generator.vocabulary import EXTENDED, SUBSET, Vocabulary, count
+from generator.front.check import check
+from generator.front.errors import DeclarationError
+from generator.front.load import declarations_in, read_source, schema_files
+from generator.front.vocabulary import EXTENDED, SUBSET, Vocabulary, count
+from generator.package.build import build
 from tests.genpkg import import_package, write_declarations, write_locked
 
 OBJECT_COUNTS = EXTENDED.extend(

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from click.testing import CliRunner, Result
 
-from generator.cli import main
+from generator.cli.commands import main
 
 ROOT = Path(__file__).resolve().parent.parent
 

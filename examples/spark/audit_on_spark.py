@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from pyspark.sql import SparkSession
 from pyspark.sql import functions as F
-
-from runtime.integrations.spark import validate_calls
+from toolgen.runtime.integrations.spark import validate_calls
 
 LOG = "examples/spark/calls.jsonl"  # one OpenAI `tool_calls` entry a line
 ENTRY = "id string, function struct<name: string, arguments: string>"

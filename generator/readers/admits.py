@@ -17,12 +17,13 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from generator.schema_graph import json_type as schema_json_type
+from ..front.schema_graph import json_type as schema_json_type
 
 JSON_TYPES: frozenset[str] = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 _UNIONS = ("anyOf", "oneOf")
 _OBJECT_WORDS = frozenset({"properties", "required", "additionalProperties"})
-# Keywords that leave an object's undeclared keys unchecked (docs/rules.md, both modes).
+# Keywords that leave an object's undeclared keys unchecked in both modes (docs/spec/validation.md §2,
+# docs/spec/extended.md E2).
 _OPEN_WORDS = frozenset(
     {
         "patternProperties",
@@ -167,7 +168,8 @@ class Schema:
 
     @cached_property
     def _closed(self) -> bool:
-        # The rules (docs/rules.md §2, E1-E4): an object-like schema refuses undeclared keys
+        # docs/spec/validation.md §2 and §5 step 3c, docs/spec/extended.md E2 and E4 4c: an
+        # object-like schema (or group) refuses undeclared keys
         # when `additionalProperties` is false or absent, unless a keyword that can admit keys
         # the validator does not see is there.
         nodes = self.objects()

@@ -26,13 +26,14 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.readers.admits import Schema
-from generator.readers.didyoumean import either_of, suggest
-from generator.readers.package import Package
-from generator.readers.repairs import Repairs
-from generator.readers.suggestions import repairs_json, repairs_text
-from generator.support import support_module
-from generator.textui import counted, percent, table
+from ..base.textui import counted, percent, table
+from ..emit.support import support_module
+from .admits import Schema
+from .didyoumean import either_of, suggest
+from .evidence import DEFAULT_BAR, EvidenceBar
+from .package import Package
+from .repairs import Repairs
+from .suggestions import repairs_json, repairs_text
 
 # The failure sink's `event`, defined once in templates/_support.py (runtime/failures.py
 # reads it from the generated package's copy). A call is read as the Spark recipe
@@ -316,7 +317,7 @@ def _sorted(counter: Counter[Any]) -> Iterator[tuple[Any, int]]:
     return iter(sorted(counter.items(), key=lambda item: (-item[1], item[0])))
 
 
-def as_json(audit: Audit) -> dict[str, Any]:
+def as_json(audit: Audit, bar: EvidenceBar = DEFAULT_BAR) -> dict[str, Any]:
     return {
         "files": audit.files,
         "lines": audit.lines,
@@ -347,7 +348,7 @@ def as_json(audit: Audit) -> dict[str, Any]:
             {"tool": tool, "calls": audit.tool_calls[tool], "meant": list(meant)}
             for tool, meant in audit.misspelt.items()
         ],
-        **({"repairs": repairs_json(audit.repairs)} if audit.repairs is not None else {}),
+        **({"repairs": repairs_json(audit.repairs, bar)} if audit.repairs is not None else {}),
     }
 
 
@@ -357,8 +358,8 @@ def _tool_row(entry: dict[str, Any]) -> tuple[object, ...]:
     return (entry["tool"], entry["calls"], entry["rejected"], percent(entry["rejected"], entry["calls"]))
 
 
-def render(audit: Audit, package_label: str) -> str:
-    data = as_json(audit)
+def render(audit: Audit, package_label: str, bar: EvidenceBar = DEFAULT_BAR) -> str:
+    data = as_json(audit, bar)
     rows: list[tuple[object, ...]]
     out = [
         f"{counted(len(audit.files), 'file')}, {counted(audit.lines, 'line')}, "
@@ -385,7 +386,7 @@ def render(audit: Audit, package_label: str) -> str:
         rows = [(k["kind"], k["issues"]) for k in data["by_kind"]]
         out += ["", table(("kind", "issues"), rows, (False, True))]
     if audit.repairs is not None:
-        out += ["", repairs_text(audit.repairs, audit.replayed_from_records)]
+        out += ["", repairs_text(audit.repairs, audit.replayed_from_records, bar)]
     if audit.bad:
         out += ["", "bad lines:"] + [f"  {b.file}:{b.line}: {b.reason}" for b in audit.bad]
         if audit.bad_count > len(audit.bad):

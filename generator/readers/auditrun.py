@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, cast
 
-from generator.pool import pool_context
-from generator.readers.admits import Schema
-from generator.readers.audit import Audit, audit_lines
-from generator.readers.package import Package, import_package
-from generator.readers.repairs import Repairs, declared_schemas
+from ..base.pool import pool_context
+from .admits import Schema
+from .audit import Audit, audit_lines
+from .package import Package, import_package
+from .repairs import Repairs, declared_schemas
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"  # how standard input is named in the report
@@ -168,7 +168,7 @@ class AuditRun:
         try:
             self._pool = ProcessPoolExecutor(
                 self.workers,
-                mp_context=pool_context(["generator.readers.auditrun"]),
+                mp_context=pool_context([__name__]),
                 initializer=_start_worker,
                 initargs=(str(self.folder), self.replayer.schemas is not None),
             )

@@ -9,15 +9,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.check import check
-from generator.errors import NOT_ENFORCED, DeclarationError
-from generator.ir import Bound, Choice, Node, ToolModule
-from generator.load import Declaration, read_all
-from generator.lower import lower
-from generator.readers.didyoumean import suggest as suggest
-from generator.support import support_module
-from generator.textui import table
-from generator.vocabulary import SUBSET, VOCABULARIES, Vocabulary
+from ..base.textui import table
+from ..emit.support import support_module
+from ..front.check import check
+from ..front.errors import NOT_ENFORCED, DeclarationError
+from ..front.load import Declaration, read_all
+from ..front.vocabulary import SUBSET, VOCABULARIES, Vocabulary
+from ..ir.lower import lower
+from ..ir.nodes import Bound, Choice, Node, ToolModule
+from .didyoumean import suggest as suggest
 
 DEFAULT = next(iter(VOCABULARIES.values()))  # not named on the table's second line
 
@@ -228,7 +228,7 @@ class _Walk:
 
 def _open(group: list[Node]) -> bool:
     """Undeclared keys are accepted: some schema of the group says additionalProperties true,
-    or gives them a schema (extended.md E4c); absent everywhere, they are rejected."""
+    or gives them a schema (docs/spec/extended.md E4 4c); absent everywhere, they are rejected."""
     return any(g.extra is True or isinstance(g.extra, str) for g in group)
 
 

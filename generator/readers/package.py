@@ -29,7 +29,7 @@ class IssueLike(Protocol):
 
 
 class Package(Protocol):
-    """The interface of spec section 8 that the commands use."""
+    """The interface of docs/spec/validation.md §8 that the commands use."""
 
     TOOL_NAMES: frozenset[str]
 
@@ -42,7 +42,7 @@ class PackageError(Exception):
 
 
 class NoPackage(PackageError):
-    """The folder holds no package at all; what to do depends on where (generator/cli.py)."""
+    """The folder holds no package at all; what to do depends on where (generator/cli/commands.py)."""
 
 
 def import_package(folder: Path) -> Package:

@@ -17,27 +17,29 @@ import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
-from generator.readers.admits import Schema
-from generator.readers.didyoumean import folded
+from .admits import Schema
+from .didyoumean import folded
 
-NUMBER_FROM_STRING = "number-from-string"
-BOOLEAN_FROM_STRING = "boolean-from-string"
-JSON_FROM_STRING = "json-from-string"
-ARRAY_FROM_SINGLE = "array-from-single"
-ENUM_CASE = "enum-case"
-RENAMED_PARAMETER = "renamed-parameter"
-NULL_AS_MISSING = "null-as-missing"
-KINDS: tuple[str, ...] = (
-    NUMBER_FROM_STRING,
-    BOOLEAN_FROM_STRING,
-    JSON_FROM_STRING,
-    ARRAY_FROM_SINGLE,
-    ENUM_CASE,
-    RENAMED_PARAMETER,
-    NULL_AS_MISSING,
-)
+# The repairs `audit --suggest` tries, alone and then together, in this order.
+RepairKind = Literal[
+    "number-from-string",
+    "boolean-from-string",
+    "json-from-string",
+    "array-from-single",
+    "enum-case",
+    "renamed-parameter",
+    "null-as-missing",
+]
+NUMBER_FROM_STRING: RepairKind = "number-from-string"
+BOOLEAN_FROM_STRING: RepairKind = "boolean-from-string"
+JSON_FROM_STRING: RepairKind = "json-from-string"
+ARRAY_FROM_SINGLE: RepairKind = "array-from-single"
+ENUM_CASE: RepairKind = "enum-case"
+RENAMED_PARAMETER: RepairKind = "renamed-parameter"
+NULL_AS_MISSING: RepairKind = "null-as-missing"
+KINDS: tuple[RepairKind, ...] = get_args(RepairKind)  # in the order they are tried
 # JSON's number grammar (RFC 8259 section 6), whole string: no sign `+`, no spaces, no NaN.
 _JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 RENAME_RATIO = 0.85
@@ -127,7 +129,7 @@ def _enum_case(value: Any, schema: Schema) -> Any:
 
 
 # Kinds that replace one value, given the schema it is validated against.
-_VALUE_REPAIRS: dict[str, Callable[[Any, Schema], Any]] = {
+_VALUE_REPAIRS: dict[RepairKind, Callable[[Any, Schema], Any]] = {
     NUMBER_FROM_STRING: _number,
     BOOLEAN_FROM_STRING: _boolean,
     JSON_FROM_STRING: _json,
@@ -179,7 +181,7 @@ class _Walk:
     single object sent for an array is wrapped and then its members repaired too.
     """
 
-    kinds: tuple[str, ...]
+    kinds: tuple[RepairKind, ...]
     places: set[str] = field(default_factory=set)
 
     def run(self, value: Any, schema: Schema | None, path: str) -> Any:
@@ -213,7 +215,7 @@ class _Walk:
         return {key: self.run(member, schema.member(key), _child(path, key)) for key, member in value.items()}
 
 
-def repaired(kinds: tuple[str, ...], arguments: Any, schema: Schema) -> tuple[Any, frozenset[str]]:
+def repaired(kinds: tuple[RepairKind, ...], arguments: Any, schema: Schema) -> tuple[Any, frozenset[str]]:
     """`arguments` with the kinds applied wherever they apply (a new value: the given one is
     never changed), and the parameters they were applied to, in audit's notation."""
     walk = _Walk(kinds)
@@ -231,9 +233,9 @@ class Repairs:
     """What the kinds would do, over the rejected calls that have arguments (mergeable counts)."""
 
     considered: int = 0  # rejected calls with arguments to repair (undecodable ones included)
-    rescued: Counter[str] = field(default_factory=Counter)  # kind -> calls it rescues alone
+    rescued: Counter[RepairKind] = field(default_factory=Counter)  # kind -> calls it rescues alone
     # (kind, tool, parameter) -> rescued calls the kind was applied at that parameter in
-    parameters: Counter[tuple[str, str, str]] = field(default_factory=Counter)
+    parameters: Counter[tuple[RepairKind, str, str]] = field(default_factory=Counter)
     together: int = 0
 
     @property

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.sources.tool import ImportedTool
+from .tool import ImportedTool
 
 
 def tools(tool: Any, source: str) -> list[ImportedTool]:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.sources import stdio
-from generator.sources.kinds import tools_of
-from generator.sources.resolve import resolve
-from generator.sources.tool import ImportedTool, ImportRefused
+from . import stdio
+from .kinds import tools_of
+from .resolve import resolve
+from .tool import ImportedTool, ImportRefused
 
 
 def collect(

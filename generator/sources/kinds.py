@@ -6,14 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from generator.sources import (
+from . import (
     agents_tool,
     langchain_tool,
     mcp_server,
     pydantic_ai_tool,
     pydantic_model,
 )
-from generator.sources.tool import ImportedTool, SourceError
+from .tool import ImportedTool, SourceError
 
 Adapter = Callable[[Any, str], list[ImportedTool]]
 

@@ -14,7 +14,7 @@ import asyncio
 import inspect
 from typing import Any
 
-from generator.sources.tool import ImportedTool, SourceError
+from .tool import ImportedTool, SourceError
 
 
 def tools(server: Any, source: str) -> list[ImportedTool]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from generator.sources.tool import ImportedTool
+from .tool import ImportedTool
 
 
 def tools(model: Any, source: str) -> list[ImportedTool]:

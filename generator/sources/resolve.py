@@ -10,7 +10,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-from generator.sources.tool import SourceError
+from .tool import SourceError
 
 
 def split(source: str) -> tuple[str, str]:

@@ -9,8 +9,8 @@ import shlex
 import tempfile
 from typing import Any
 
-from generator.sources.mcp_server import from_wire
-from generator.sources.tool import ImportedTool, SourceError
+from .mcp_server import from_wire
+from .tool import ImportedTool, SourceError
 
 TIMEOUT = 30.0  # seconds for the whole exchange: start, initialize, every page of tools/list
 _MAX_PAGES = 1000  # a server whose cursor never ends is refused, not followed forever

@@ -17,9 +17,9 @@ from typing import Any
 
 from langchain_core.tools import StructuredTool, ToolException
 
-from runtime.check import declaration
-from runtime.executor import ToolExecutor
-from runtime.result import ToolResult
+from ..check import declaration
+from ..executor import ToolExecutor
+from ..result import ToolResult
 
 
 def _text(result: ToolResult) -> str:

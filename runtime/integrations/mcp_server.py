@@ -27,7 +27,7 @@ from typing import Any
 import mcp_types as types
 from mcp.server.context import CallNext, HandlerResult, ServerMiddleware, ServerRequestContext
 
-from runtime.check import ValidationFailure, Validators, check_call
+from ..check import ValidationFailure, Validators, check_call
 
 CallTool = Callable[
     [ServerRequestContext[Any], types.CallToolRequestParams],

@@ -17,9 +17,9 @@ from agents import FunctionTool, ToolGuardrailFunctionOutput, ToolInputGuardrail
 from agents.tool_context import ToolContext
 from agents.tool_guardrails import ToolInputGuardrailData
 
-from runtime.adapters import decode_arguments, undecodable
-from runtime.check import ValidationFailure, Validators, check_call, declaration
-from runtime.executor import ToolExecutor
+from ..adapters import decode_arguments, undecodable
+from ..check import ValidationFailure, Validators, check_call, declaration
+from ..executor import ToolExecutor
 
 
 def input_guardrail(

@@ -17,8 +17,8 @@ from typing import Any
 
 from pydantic_ai import ModelRetry, RunContext, Tool
 
-from runtime.check import ValidationFailure, Validators, check_call, declaration
-from runtime.executor import ToolExecutor
+from ..check import ValidationFailure, Validators, check_call, declaration
+from ..executor import ToolExecutor
 
 
 def args_validator(

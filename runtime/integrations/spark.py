@@ -1,6 +1,6 @@
 """Apache Spark: logged tool calls checked by a generated package on the executors.
 
-    from runtime.integrations.spark import validate_calls
+    from toolgen.runtime.integrations.spark import validate_calls
     checked = validate_calls(calls, "generated")   # or the imported package module
     checked.groupBy("status").count().show()
 

@@ -1,0 +1,27 @@
+"""Where the templates are, and `templates/_support.py` loaded as a module, without jinja2:
+the reading commands (audit, explain) take the message wording and the failure sink's event
+name from it, and should not import the compiler to do so."""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+# The templates are package data of the compiler's top package, whatever it is imported as:
+# `toolgen` installed, `generator` in this repository (generator/templates links to templates/).
+_TOP = __name__.partition(".")[0]
+TEMPLATES = Path(str(importlib.resources.files(_TOP).joinpath("templates")))
+SUPPORT = TEMPLATES / "_support.py"
+
+
+@functools.cache
+def support_module() -> ModuleType:
+    """`templates/_support.py` itself, loaded from its path (never the generated package)."""
+    spec = importlib.util.spec_from_file_location("_toolgen_support", SUPPORT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
