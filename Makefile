@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 COMPILE_STAMP := $(VENV)/.installed-compile
 
-.PHONY: setup generate check lint test dist-check spark-check bench coverage scale gencost gencost-scale compile clean-compiled test-compiled clean
+.PHONY: setup generate check lint test byte-gate dist-check spark-check bench coverage scale gencost gencost-scale compile-bound compile clean-compiled test-compiled clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,10 +36,18 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-# Three slow suites have targets of their own, which CI (.ci/run) runs after this one:
+# Four slow suites have targets of their own, which CI (.ci/run) runs after this one: byte-gate,
 # dist-check (a wheel in a fresh venv), spark-check (a local Spark session), test-compiled (mypyc).
-test: lint check  ## lint, types, drift check, then the test suite (pyproject: addopts leaves out the three above)
+test: lint check  ## lint, types, drift check, then the test suite (pyproject: addopts leaves out the last three above)
 	$(BIN)/python -m pytest -n 2
+
+# Every byte of the output on three declaration sets, each in both keyword modes, against the
+# recorded sha256 of each file (tests/data/byte-gate.txt). Only two header lines of
+# __init__.py are left out, as they change with the generator's code alone: `# Generator:`
+# (its fingerprint) and `# Package sha256:`. After a reviewed change of the output, record it
+# again with `.venv/bin/python -m tests.byte_gate --record`.
+byte-gate: setup  ## tool_schemas/, tests/data/real-tools and BFCL, subset and extended: every file as recorded (~2 min)
+	$(BIN)/python -m tests.byte_gate
 
 dist-check: setup  ## the sdist and wheel as users get them: wheel in a fresh venv, CLI in a scratch project, pre-commit hook
 	$(BIN)/python -m pytest -m dist -n 2 tests/test_distribution.py
@@ -59,6 +67,9 @@ coverage: setup  ## real-tools declarations: share of properties enforced per mo
 
 gencost: setup  ## generation cost (25 tools, 1,000 BFCL tools, 300 real: cold vs black, no-op, --check, one change), import time
 	$(BIN)/python -m benchmarks.gencost
+
+compile-bound: setup  ## issue 37.7: extended-mode compile time per KB as declarations grow (hostile families) -> RESULTS.md
+	$(BIN)/python -m benchmarks.compile_bound
 
 gencost-scale: setup  ## issue 22 in one run: 300 vs 3,000 tools (SCALE_SIZES=300,3000,10000 adds 10,000): cold, per tool, peak RSS, one edit
 	$(BIN)/python -m benchmarks.scale

@@ -2,7 +2,7 @@
 # Source: 'tool_schemas/Agent.json'
 # Source sha256: 3da4710c9e3fb07b9c1224330ec7daa0a5c10d185d791a2ca9176202bb3d01a4
 # Tool: 'Agent'
-# Body sha256: de802c7e0f5302c5d96afc16f6572f9161b9cd7dcf3c21b26813193ec38716f3
+# Body sha256: 84ac05f63993f3e3bae3992ebb0388e38babb5bd14aa7a741d6116250b6c0a27
 """One tool's declaration, from the very file its validator was generated from.
 
 `_declarations` imports this module only when the tool is asked for by name or the whole
@@ -46,3 +46,6 @@ PARAMETERS: dict[str, Any] = {
 # The declaration is, as written, one OpenAI strict mode accepts (decided at build time,
 # generator/openai_strict.py).
 STRICT = False
+# The sha256 of NAME and PARAMETERS as canonical JSON (`_support.declaration_digest`): what a
+# server's live listing of the tool is compared with when a guard starts (runtime/drift.py).
+DIGEST = "cffd9b7a454eada22a6c1775e78529fc3003f06c8e17e787874fb77b531ffefd"

@@ -2,7 +2,7 @@
 # Source: 'tool_schemas/Artifact.json'
 # Source sha256: 62a34efe7a9e9c90b21d610e277187dc042b36d292a5ced39f7021c45719914b
 # Tool: 'Artifact'
-# Body sha256: 3a2e737c8dd4dd902feaa39ba0ff0f819321b1e85f6dbeee5e0e6c3014875da3
+# Body sha256: 49a4b5d2145c019d9d8323b99e0b29f4c6235c61060ef10af4b52ec678b0ebf9
 """One tool's declaration, from the very file its validator was generated from.
 
 `_declarations` imports this module only when the tool is asked for by name or the whole
@@ -46,3 +46,6 @@ PARAMETERS: dict[str, Any] = {
 # The declaration is, as written, one OpenAI strict mode accepts (decided at build time,
 # generator/openai_strict.py).
 STRICT = False
+# The sha256 of NAME and PARAMETERS as canonical JSON (`_support.declaration_digest`): what a
+# server's live listing of the tool is compared with when a guard starts (runtime/drift.py).
+DIGEST = "00c9c08ab7417068f14a43193d3f87c38f631a81433d093763777d29eac72455"

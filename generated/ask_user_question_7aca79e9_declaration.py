@@ -3,7 +3,7 @@
 # Source sha256: fd97623cc14075bacc301930ac2670e85afb11e3b21027044c97dc4e37ee7156
 # Tool: 'AskUserQuestion'
 # Warnings: (('/function/parameters', 'not-enforced', 'not enforced: /function/parameters/properties/questions: maxItems, minItems; /function/parameters/properties/questions/items/properties/header: maxLength; /function/parameters/properties/questions/items/properties/options: maxItems, minItems (--keywords extended would check maxItems, maxLength, minItems)', ('maxItems', 'maxLength', 'minItems')),)
-# Body sha256: 48270b608ef33c329fe37ad95ad179aca858e1c6887e1fa8d416d6d367a57d64
+# Body sha256: 87d4d1717890cb6c45ae8753b31cfb4da789b1e81386708344d4caedccae29b2
 """One tool's declaration, from the very file its validator was generated from.
 
 `_declarations` imports this module only when the tool is asked for by name or the whole
@@ -95,3 +95,6 @@ PARAMETERS: dict[str, Any] = {
 # The declaration is, as written, one OpenAI strict mode accepts (decided at build time,
 # generator/openai_strict.py).
 STRICT = False
+# The sha256 of NAME and PARAMETERS as canonical JSON (`_support.declaration_digest`): what a
+# server's live listing of the tool is compared with when a guard starts (runtime/drift.py).
+DIGEST = "a59978345adb99317d661fddfc7b0d71ce1c12c9cd2c24a6e231223e072bee76"

@@ -2,7 +2,7 @@
 # Source: 'tool_schemas/Bash.json'
 # Source sha256: 5b0121426f7cf48c17531089b5bacdb4f657f492796c28a98fc356121e6d2b58
 # Tool: 'Bash'
-# Body sha256: 801cea83cc07f5660ea161c50cf2111eb604d56f0b4a87e5cea237b38ae2236a
+# Body sha256: c85531c76b6868ff6b985073955584a3ecd668c2a25c65106863f5db64ddd9a1
 """One tool's declaration, from the very file its validator was generated from.
 
 `_declarations` imports this module only when the tool is asked for by name or the whole
@@ -42,3 +42,6 @@ PARAMETERS: dict[str, Any] = {
 # The declaration is, as written, one OpenAI strict mode accepts (decided at build time,
 # generator/openai_strict.py).
 STRICT = False
+# The sha256 of NAME and PARAMETERS as canonical JSON (`_support.declaration_digest`): what a
+# server's live listing of the tool is compared with when a guard starts (runtime/drift.py).
+DIGEST = "0487e10006e58103e665bf2bd79421d1d6785c8fd9a3393380e847118722d245"

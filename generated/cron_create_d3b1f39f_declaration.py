@@ -2,7 +2,7 @@
 # Source: 'tool_schemas/CronCreate.json'
 # Source sha256: 6a6faadafc4cb5f5f34920525cd47a6857077a1df5d21b3bd0e68dbd3977aac5
 # Tool: 'CronCreate'
-# Body sha256: 0a286ae8c1a8b9f2b28056a58971531022d26a4402195f545c742e94c8570e30
+# Body sha256: 549e11e0af09e48994374aae03b8c375af3f95fcdbd029b8cac1e649756ea0cb
 """One tool's declaration, from the very file its validator was generated from.
 
 `_declarations` imports this module only when the tool is asked for by name or the whole
@@ -47,3 +47,6 @@ PARAMETERS: dict[str, Any] = {
 # The declaration is, as written, one OpenAI strict mode accepts (decided at build time,
 # generator/openai_strict.py).
 STRICT = False
+# The sha256 of NAME and PARAMETERS as canonical JSON (`_support.declaration_digest`): what a
+# server's live listing of the tool is compared with when a guard starts (runtime/drift.py).
+DIGEST = "7b44a9bcf4029749e25f39d4d074d1eeae8787c9c2e0ef6bf63cb6e28b31730a"

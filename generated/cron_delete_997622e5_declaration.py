@@ -2,7 +2,7 @@
 # Source: 'tool_schemas/CronDelete.json'
 # Source sha256: aa855b1671f12cee4971af76e59e2ae865f28428c57da0df64eb36a30d3938d1
 # Tool: 'CronDelete'
-# Body sha256: cb4731db66ec786f9450fc6e6a7b2576cf4a5766ec522e00bd5b52746df6f4d4
+# Body sha256: 1529e3bf81d199c2c608994724e2cfd050b74f7ff5fc2aaa48d54c9089d356af
 """One tool's declaration, from the very file its validator was generated from.
 
 `_declarations` imports this module only when the tool is asked for by name or the whole
@@ -30,3 +30,6 @@ PARAMETERS: dict[str, Any] = {
 # The declaration is, as written, one OpenAI strict mode accepts (decided at build time,
 # generator/openai_strict.py).
 STRICT = False
+# The sha256 of NAME and PARAMETERS as canonical JSON (`_support.declaration_digest`): what a
+# server's live listing of the tool is compared with when a guard starts (runtime/drift.py).
+DIGEST = "fa3bb4c63f99d292e61e250c4b206ae8919c897b56da8e6745eac38edbc4ce7f"

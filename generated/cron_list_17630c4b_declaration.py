@@ -2,7 +2,7 @@
 # Source: 'tool_schemas/CronList.json'
 # Source sha256: d8226e69a01cd5f92556b28e52446e2aa45706fbea42a3d0eaace47bbb46a4af
 # Tool: 'CronList'
-# Body sha256: 4a3fda179c1cb34dde6c14c2d257791c634db55ef5b988ca0a978b33c1eb519c
+# Body sha256: 11d28316e7e897b1ffdd474ad9512a998074f9085b7d0bacabd644c96e03e10c
 """One tool's declaration, from the very file its validator was generated from.
 
 `_declarations` imports this module only when the tool is asked for by name or the whole
@@ -24,3 +24,6 @@ PARAMETERS: dict[str, Any] = {
 # The declaration is, as written, one OpenAI strict mode accepts (decided at build time,
 # generator/openai_strict.py).
 STRICT = False
+# The sha256 of NAME and PARAMETERS as canonical JSON (`_support.declaration_digest`): what a
+# server's live listing of the tool is compared with when a guard starts (runtime/drift.py).
+DIGEST = "c5682f58a7696cca001663385a9dbc913d7e87c2ff512777f0c4f8b664bc7ccf"

@@ -2,7 +2,7 @@
 # Source: 'tool_schemas/Edit.json'
 # Source sha256: 58b9ae124dab9ddeaf850a335e31ba0e363016330a09f729308cec8b63eb3819
 # Tool: 'Edit'
-# Body sha256: f16eadfb72fe05c94dae7a77ea50994643e32b1f3e4a556a7ea9fcaedfd039e9
+# Body sha256: f648f23fca52208cd6822de551ada4ee3fe0898adbb46f69a73660ea7461d264
 """One tool's declaration, from the very file its validator was generated from.
 
 `_declarations` imports this module only when the tool is asked for by name or the whole
@@ -48,3 +48,6 @@ PARAMETERS: dict[str, Any] = {
 # The declaration is, as written, one OpenAI strict mode accepts (decided at build time,
 # generator/openai_strict.py).
 STRICT = False
+# The sha256 of NAME and PARAMETERS as canonical JSON (`_support.declaration_digest`): what a
+# server's live listing of the tool is compared with when a guard starts (runtime/drift.py).
+DIGEST = "c17dd8bd7ab9fb1749e9ddefc695fa89845ce64a33c14cb19ca04d0a8e4074cb"

@@ -2,7 +2,7 @@
 # Source: 'tool_schemas/EnterPlanMode.json'
 # Source sha256: dc8ab94cc747254ca1d1fbcd5b35304aef9c2ed49aae2c45472771cd8948de86
 # Tool: 'EnterPlanMode'
-# Body sha256: 46c58fb169232205d8c11ed7647c59ff506d74bb46769ac4961af31a928e1b5f
+# Body sha256: 7e03de7cc55f137f3865104a56aa30bb24bdc518bd1efcb6d5862036af69e3f9
 """One tool's declaration, from the very file its validator was generated from.
 
 `_declarations` imports this module only when the tool is asked for by name or the whole
@@ -26,3 +26,6 @@ PARAMETERS: dict[str, Any] = {
 # The declaration is, as written, one OpenAI strict mode accepts (decided at build time,
 # generator/openai_strict.py).
 STRICT = True
+# The sha256 of NAME and PARAMETERS as canonical JSON (`_support.declaration_digest`): what a
+# server's live listing of the tool is compared with when a guard starts (runtime/drift.py).
+DIGEST = "821b481b387d380419667c29a8556f94eaebecd317003b9241c851e0496a4f28"

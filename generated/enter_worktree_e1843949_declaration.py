@@ -2,7 +2,7 @@
 # Source: 'tool_schemas/EnterWorktree.json'
 # Source sha256: 662752f40814f8dd6d7ff2c69f2a0c03bf6c0fd16c04c47b0da176722dd18d8d
 # Tool: 'EnterWorktree'
-# Body sha256: 52d4bb990f1d9c203b1484ec74b7fff39b0d17f3c3853e11c4581680bf5d7c95
+# Body sha256: b136c5ab5bf535c9aada82578e0252635059d5a14c5bd657f6cf05c5930b5128
 """One tool's declaration, from the very file its validator was generated from.
 
 `_declarations` imports this module only when the tool is asked for by name or the whole
@@ -29,3 +29,6 @@ PARAMETERS: dict[str, Any] = {
 # The declaration is, as written, one OpenAI strict mode accepts (decided at build time,
 # generator/openai_strict.py).
 STRICT = False
+# The sha256 of NAME and PARAMETERS as canonical JSON (`_support.declaration_digest`): what a
+# server's live listing of the tool is compared with when a guard starts (runtime/drift.py).
+DIGEST = "d68ef79b0ff74c99138cead049725d0f50b8ac80839acb3af417bf8496b54414"

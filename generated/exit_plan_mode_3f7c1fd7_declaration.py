@@ -2,7 +2,7 @@
 # Source: 'tool_schemas/ExitPlanMode.json'
 # Source sha256: c52388de3350b599248b88aeada2bfa8063359babb62ce2f1da07b6ff2f816e3
 # Tool: 'ExitPlanMode'
-# Body sha256: f7b5a54a00432e5bf582182a48f85f6180aaa4c9f0d3c8ae89dcd53b56a787e3
+# Body sha256: 2bf6fe1545614ad1bb9be6dd00dcf11896abf12af8de3659d59a607009ec2ab2
 """One tool's declaration, from the very file its validator was generated from.
 
 `_declarations` imports this module only when the tool is asked for by name or the whole
@@ -26,3 +26,6 @@ PARAMETERS: dict[str, Any] = {
 # The declaration is, as written, one OpenAI strict mode accepts (decided at build time,
 # generator/openai_strict.py).
 STRICT = True
+# The sha256 of NAME and PARAMETERS as canonical JSON (`_support.declaration_digest`): what a
+# server's live listing of the tool is compared with when a guard starts (runtime/drift.py).
+DIGEST = "2812776fe991bedd60c9ce0077bf0c200a88a6e10941ef4f428ab88a1072eeea"

@@ -2,7 +2,7 @@
 # Source: 'tool_schemas/ExitWorktree.json'
 # Source sha256: 8e1beb761cd1d2b867a54e1df945667f7872efe8107665fc154e8add8a553bf6
 # Tool: 'ExitWorktree'
-# Body sha256: 3d04603082149be12de7059b35ac44976cf2b04567c1a234f4c6a584afbc834a
+# Body sha256: 6a8d55936abc7e32bbb51a016e6e8309d083793b2f96a9e923760038ae10882c
 """One tool's declaration, from the very file its validator was generated from.
 
 `_declarations` imports this module only when the tool is asked for by name or the whole
@@ -38,3 +38,6 @@ PARAMETERS: dict[str, Any] = {
 # The declaration is, as written, one OpenAI strict mode accepts (decided at build time,
 # generator/openai_strict.py).
 STRICT = False
+# The sha256 of NAME and PARAMETERS as canonical JSON (`_support.declaration_digest`): what a
+# server's live listing of the tool is compared with when a guard starts (runtime/drift.py).
+DIGEST = "f1fedc4107569b04707f56b2b4cb52c77661817c725a41f0d71019d0d394a188"

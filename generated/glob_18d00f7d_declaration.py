@@ -2,7 +2,7 @@
 # Source: 'tool_schemas/Glob.json'
 # Source sha256: 55d34ea2fbd0dfba0d53e42cf2b84aacfc5dd712d863b0768b6e9a42b0c48c3c
 # Tool: 'Glob'
-# Body sha256: 1fe6c7fa089d571089193c69ba5fbf74a5cfe736d81bd101a4ea81ae2e7a4d73
+# Body sha256: a030dc8fc23a18a82df38ad9832c061a2156f84cf7fb2aee3bd4874280a5a646
 """One tool's declaration, from the very file its validator was generated from.
 
 `_declarations` imports this module only when the tool is asked for by name or the whole
@@ -38,3 +38,6 @@ PARAMETERS: dict[str, Any] = {
 # The declaration is, as written, one OpenAI strict mode accepts (decided at build time,
 # generator/openai_strict.py).
 STRICT = False
+# The sha256 of NAME and PARAMETERS as canonical JSON (`_support.declaration_digest`): what a
+# server's live listing of the tool is compared with when a guard starts (runtime/drift.py).
+DIGEST = "9873a8b8845a973e89db0d1295ecef64118a8dc5d50d82f0771f4acdecd7eaa0"

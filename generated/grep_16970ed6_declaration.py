@@ -2,7 +2,7 @@
 # Source: 'tool_schemas/Grep.json'
 # Source sha256: 30afbca11b0689e5b24b10ae2a881fcaf95a5ee8d76fd9f8cd5906669b52854c
 # Tool: 'Grep'
-# Body sha256: 5d1c1fb6f555c355d2a43a9ef0f3e7159828e1f678af2a2641224c8664965356
+# Body sha256: 190a8d631176506a1c32afaf17b72645d4c4ee21a043909394199670f258d0e1
 """One tool's declaration, from the very file its validator was generated from.
 
 `_declarations` imports this module only when the tool is asked for by name or the whole
@@ -87,3 +87,6 @@ PARAMETERS: dict[str, Any] = {
 # The declaration is, as written, one OpenAI strict mode accepts (decided at build time,
 # generator/openai_strict.py).
 STRICT = False
+# The sha256 of NAME and PARAMETERS as canonical JSON (`_support.declaration_digest`): what a
+# server's live listing of the tool is compared with when a guard starts (runtime/drift.py).
+DIGEST = "f45bf31d4086da76e3b287c886c0055824d1eedd34f955abbd801e9199c2c845"

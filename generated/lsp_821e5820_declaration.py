@@ -2,7 +2,7 @@
 # Source: 'tool_schemas/LSP.json'
 # Source sha256: fb07b796d0ac2cfe5870daa72076ac20645f7d0243f32230df5c40d388561d43
 # Tool: 'LSP'
-# Body sha256: bd29227eb31c517794a87d326829f281b74a260e4136533d51bbef0a3c0728c6
+# Body sha256: 0b2ab6e96b31d8e4531473fe61490f630b2a33f51431301f53966bf3ffa16139
 """One tool's declaration, from the very file its validator was generated from.
 
 `_declarations` imports this module only when the tool is asked for by name or the whole
@@ -58,3 +58,6 @@ PARAMETERS: dict[str, Any] = {
 # The declaration is, as written, one OpenAI strict mode accepts (decided at build time,
 # generator/openai_strict.py).
 STRICT = False
+# The sha256 of NAME and PARAMETERS as canonical JSON (`_support.declaration_digest`): what a
+# server's live listing of the tool is compared with when a guard starts (runtime/drift.py).
+DIGEST = "620436c6f6c18080735ced8c237c986d8aa76896a9c349cd830e0c8249f3508c"

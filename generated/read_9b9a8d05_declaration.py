@@ -2,7 +2,7 @@
 # Source: 'tool_schemas/Read.json'
 # Source sha256: af55826559be7edc64d8357a9bd4b204c6d0bc471150c10a57383085f293ab2a
 # Tool: 'Read'
-# Body sha256: 6e4ef80ce75983080240d7ac2aa21e52dcf41a8258acf5fd532281d5bcd890ad
+# Body sha256: 290ec53e599e86d6a2417e8db7e6f347f51b43b9869b27997c8766a92084497e
 """One tool's declaration, from the very file its validator was generated from.
 
 `_declarations` imports this module only when the tool is asked for by name or the whole
@@ -38,3 +38,6 @@ PARAMETERS: dict[str, Any] = {
 # The declaration is, as written, one OpenAI strict mode accepts (decided at build time,
 # generator/openai_strict.py).
 STRICT = False
+# The sha256 of NAME and PARAMETERS as canonical JSON (`_support.declaration_digest`): what a
+# server's live listing of the tool is compared with when a guard starts (runtime/drift.py).
+DIGEST = "4169ed65593dd9f7feee5ffc6b5798c4d24de6eb4d6f5ab90ad69e6cabfe41d3"

@@ -2,7 +2,7 @@
 # Source: 'tool_schemas/Skill.json'
 # Source sha256: 3c06aab905f7f0c0993c9d1aa25b6415738bda5b28a8c9afba9df4142306e7b8
 # Tool: 'Skill'
-# Body sha256: 566cf9f7885f633fdc72422a667858c015dabd65d33da8e9f3c1a491d8bb110b
+# Body sha256: 8b8a68c0a836eede3ea37d95e2c84a3167100cdb584a0a9a2f116591dc9ca091
 """One tool's declaration, from the very file its validator was generated from.
 
 `_declarations` imports this module only when the tool is asked for by name or the whole
@@ -34,3 +34,6 @@ PARAMETERS: dict[str, Any] = {
 # The declaration is, as written, one OpenAI strict mode accepts (decided at build time,
 # generator/openai_strict.py).
 STRICT = False
+# The sha256 of NAME and PARAMETERS as canonical JSON (`_support.declaration_digest`): what a
+# server's live listing of the tool is compared with when a guard starts (runtime/drift.py).
+DIGEST = "89f30e0ddd0575b3338083db3ca1ac754ff5d59ac6e6f37f8f1abc51b8c4e620"

@@ -2,7 +2,7 @@
 # Source: 'tool_schemas/TaskCreate.json'
 # Source sha256: 2458da4f72a64e88e3f6328513406bdaea4fd7be8a957a631da78918084de43f
 # Tool: 'TaskCreate'
-# Body sha256: 77b4027a4e5740eb92823d7e6830654da5e7abdb162d8f7f649a9c21b1d4151c
+# Body sha256: acd640f12e71374c526ada777300da751e53f3370ce7daa126993e0d0f165726
 """One tool's declaration, from the very file its validator was generated from.
 
 `_declarations` imports this module only when the tool is asked for by name or the whole
@@ -46,3 +46,6 @@ PARAMETERS: dict[str, Any] = {
 # The declaration is, as written, one OpenAI strict mode accepts (decided at build time,
 # generator/openai_strict.py).
 STRICT = False
+# The sha256 of NAME and PARAMETERS as canonical JSON (`_support.declaration_digest`): what a
+# server's live listing of the tool is compared with when a guard starts (runtime/drift.py).
+DIGEST = "de3653c6d3f00b10996a5f889ff6a1a773169295fd8dab7916b4ea976b822c15"

@@ -2,7 +2,7 @@
 # Source: 'tool_schemas/TaskGet.json'
 # Source sha256: 4dfaefebe8318fd8c22f7ea928a1350c35e5ce863e55f8386ae1c1764d213e12
 # Tool: 'TaskGet'
-# Body sha256: 68752b40a5ec8eae0ab2fd7f75129e498282665771bb1f9dfcf765832926bb39
+# Body sha256: f161be0222b5529d8e1179bec1b040c88c0b5f5fc01ede43882862f672aebdb7
 """One tool's declaration, from the very file its validator was generated from.
 
 `_declarations` imports this module only when the tool is asked for by name or the whole
@@ -30,3 +30,6 @@ PARAMETERS: dict[str, Any] = {
 # The declaration is, as written, one OpenAI strict mode accepts (decided at build time,
 # generator/openai_strict.py).
 STRICT = False
+# The sha256 of NAME and PARAMETERS as canonical JSON (`_support.declaration_digest`): what a
+# server's live listing of the tool is compared with when a guard starts (runtime/drift.py).
+DIGEST = "c105b2599b22955a42a3a98ce141b2d5584db27d86fd0b0b368667eba984412c"

@@ -2,7 +2,7 @@
 # Source: 'tool_schemas/TaskList.json'
 # Source sha256: 1253ac6983ea46af640ef6d75fef094dea43bcde384c621edba1f75d981bd87c
 # Tool: 'TaskList'
-# Body sha256: a7c6065a3e2000f95280ee716bc2d52904ac39989824d86c89c28ffc5e1407b6
+# Body sha256: 84d170e9c5e06f34d21f83f6d5a640aa17160c03b1039e2d32bf907895a5f450
 """One tool's declaration, from the very file its validator was generated from.
 
 `_declarations` imports this module only when the tool is asked for by name or the whole
@@ -24,3 +24,6 @@ PARAMETERS: dict[str, Any] = {
 # The declaration is, as written, one OpenAI strict mode accepts (decided at build time,
 # generator/openai_strict.py).
 STRICT = False
+# The sha256 of NAME and PARAMETERS as canonical JSON (`_support.declaration_digest`): what a
+# server's live listing of the tool is compared with when a guard starts (runtime/drift.py).
+DIGEST = "1106e62c26bec14dc9443201677e8ea288bda8ee7de0bbc6e132bd129a35788e"

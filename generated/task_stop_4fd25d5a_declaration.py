@@ -2,7 +2,7 @@
 # Source: 'tool_schemas/TaskStop.json'
 # Source sha256: 46432f9824b2e51427e9e601362d5a932e7d00e3c310c485ef64baeb9756e9ad
 # Tool: 'TaskStop'
-# Body sha256: 380b0a2a24cb255e9d1891dc39cf82622430981c079af8903c64a280f103a8b6
+# Body sha256: 5e62d5535d981b08efa305709a336ebfc662504c467b7373791116cbaba205f9
 """One tool's declaration, from the very file its validator was generated from.
 
 `_declarations` imports this module only when the tool is asked for by name or the whole
@@ -30,3 +30,6 @@ PARAMETERS: dict[str, Any] = {
 # The declaration is, as written, one OpenAI strict mode accepts (decided at build time,
 # generator/openai_strict.py).
 STRICT = False
+# The sha256 of NAME and PARAMETERS as canonical JSON (`_support.declaration_digest`): what a
+# server's live listing of the tool is compared with when a guard starts (runtime/drift.py).
+DIGEST = "c8e913a79f593f4dd05a42897a1a32c58b353611813a001df5a66b82789549f7"

@@ -2,7 +2,7 @@
 # Source: 'tool_schemas/TaskUpdate.json'
 # Source sha256: cbd4b5a7dd51b0f76fc616b0900c06d53f361a1094fa0b16eafcae00781b7955
 # Tool: 'TaskUpdate'
-# Body sha256: 9a8514a7306e40737ed8f20e52fb353d88b148e69d890377e3d3a9a82e52552c
+# Body sha256: ef35a3fa25f2d29f48172b79e6ab434465798ff79ba08cf32789e1ea6826953d
 """One tool's declaration, from the very file its validator was generated from.
 
 `_declarations` imports this module only when the tool is asked for by name or the whole
@@ -77,3 +77,6 @@ PARAMETERS: dict[str, Any] = {
 # The declaration is, as written, one OpenAI strict mode accepts (decided at build time,
 # generator/openai_strict.py).
 STRICT = False
+# The sha256 of NAME and PARAMETERS as canonical JSON (`_support.declaration_digest`): what a
+# server's live listing of the tool is compared with when a guard starts (runtime/drift.py).
+DIGEST = "e64c41920704d7ae5bc2d38bba89e2bdebf98bcb604907918d5ad4ab1745ff88"

@@ -3,7 +3,7 @@
 # Source sha256: 9badbdf79e7d894fb99835cb0215c194b22193b77908fd6a6502e48c38229cfc
 # Tool: 'WebFetch'
 # Warnings: (('/function/parameters', 'not-enforced', 'not enforced: /function/parameters/properties/url: format', ('format',)),)
-# Body sha256: cd18906cb08a7add388ec61fc4d36741ab2341ee757ddc024a8eb6fae9c4018c
+# Body sha256: b9583b1a64bab071286fb36e882ea8c9a121e7f5a3842422d2e5e6ee3f6b7aac
 """One tool's declaration, from the very file its validator was generated from.
 
 `_declarations` imports this module only when the tool is asked for by name or the whole
@@ -40,3 +40,6 @@ PARAMETERS: dict[str, Any] = {
 # The declaration is, as written, one OpenAI strict mode accepts (decided at build time,
 # generator/openai_strict.py).
 STRICT = False
+# The sha256 of NAME and PARAMETERS as canonical JSON (`_support.declaration_digest`): what a
+# server's live listing of the tool is compared with when a guard starts (runtime/drift.py).
+DIGEST = "094e5948555aba70412f4df688fc3356fd821511efe931fc8672c0237d353edf"

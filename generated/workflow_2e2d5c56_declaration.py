@@ -2,7 +2,7 @@
 # Source: 'tool_schemas/Workflow.json'
 # Source sha256: cdda73b3878398912adffebe3651739311023686791ef58e815e0fe1ac5a89a6
 # Tool: 'Workflow'
-# Body sha256: 626c287121cadfae4c7f7fb521ebb3f6da3128ce5ba3ab89e7641473d6f5a937
+# Body sha256: ef5b7fb660ac01423dffafd980b24061dde0ebd9b1d3e10b0ba21f32570d0e3d
 """One tool's declaration, from the very file its validator was generated from.
 
 `_declarations` imports this module only when the tool is asked for by name or the whole
@@ -40,3 +40,6 @@ PARAMETERS: dict[str, Any] = {
 # The declaration is, as written, one OpenAI strict mode accepts (decided at build time,
 # generator/openai_strict.py).
 STRICT = False
+# The sha256 of NAME and PARAMETERS as canonical JSON (`_support.declaration_digest`): what a
+# server's live listing of the tool is compared with when a guard starts (runtime/drift.py).
+DIGEST = "4ae0911a95ae027098ccafa13ef00a0acf13513d7d1d848a56734e8c5582f8c8"

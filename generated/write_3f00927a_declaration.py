@@ -2,7 +2,7 @@
 # Source: 'tool_schemas/Write.json'
 # Source sha256: d8ea9c986b86a63cdabb17bb539cff16e2cd8d238abdf23ec39b9d34d973057f
 # Tool: 'Write'
-# Body sha256: 44237ffa4a24ffb7849204c84697c6e66bb965bc78b2919a72b0731786750afe
+# Body sha256: 15c967541f134fbd05b7f99e8a842a496f4b9efba6142cae00a4b164f5240ed8
 """One tool's declaration, from the very file its validator was generated from.
 
 `_declarations` imports this module only when the tool is asked for by name or the whole
@@ -38,3 +38,6 @@ PARAMETERS: dict[str, Any] = {
 # The declaration is, as written, one OpenAI strict mode accepts (decided at build time,
 # generator/openai_strict.py).
 STRICT = True
+# The sha256 of NAME and PARAMETERS as canonical JSON (`_support.declaration_digest`): what a
+# server's live listing of the tool is compared with when a guard starts (runtime/drift.py).
+DIGEST = "ed25eed5bacac5d9f9216c567dc1d12c79b81ad07bc3cc7232b67b5068df71f2"

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
         run_responses_function_call,
     )
     from .check import Issue, ValidationFailure, Validators, check_call
+    from .drift import Drift, OnStale, StaleValidators, compare, in_step
     from .executor import HOOK_EVENTS, Permission, PostToolUse, PreToolUse, ToolExecutor
     from .result import Handler, ToolResult
 
@@ -33,6 +34,11 @@ _WHERE = {
     "ValidationFailure": ".check",
     "Validators": ".check",
     "check_call": ".check",
+    "Drift": ".drift",
+    "OnStale": ".drift",
+    "StaleValidators": ".drift",
+    "compare": ".drift",
+    "in_step": ".drift",
     "HOOK_EVENTS": ".executor",
     "Permission": ".executor",
     "PostToolUse": ".executor",
@@ -44,17 +50,22 @@ _WHERE = {
 
 __all__ = [
     "HOOK_EVENTS",
+    "Drift",
     "Handler",
     "Issue",
+    "OnStale",
     "Permission",
     "PostToolUse",
     "PreToolUse",
+    "StaleValidators",
     "ToolExecutor",
     "ToolResult",
     "ValidationFailure",
     "Validators",
     "check_call",
+    "compare",
     "decode_arguments",
+    "in_step",
     "run_anthropic_tool_use",
     "run_openai_tool_call",
     "run_responses_function_call",

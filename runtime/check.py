@@ -63,7 +63,8 @@ def check_call(
 ) -> str | None:
     """The validation message of a call to a tool `validators` declares, reported as a
     rejection; None when the call is valid or the tool is not the package's (tools it does
-    not declare pass through). Never raises."""
+    not declare pass through). Never raises. To compare the package with the live tools
+    first, once, pass `toolgen.runtime.drift.in_step(validators, tools)` as `validators`."""
     check = validators.validator(name)
     if check is None:
         return None

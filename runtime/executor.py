@@ -8,11 +8,12 @@ any hook, permission question or side effect (docs/spec/validation.md §1).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from .check import ValidationFailure, Validators, not_declared, package_name, report_rejection
+from .drift import OnStale, in_step
 from .names import meant
 from .result import Handler, ToolResult, describe_exception, failed
 
@@ -53,6 +54,10 @@ class ToolExecutor:
     `on_validation_failure(tool_name, args, issues)` is told about each call the validators
     reject, before the failed result is returned; whatever it raises is swallowed. Each
     rejection is also reported to OpenTelemetry when it is installed (`toolgen.runtime.telemetry`).
+
+    `live_tools`, the tools' declarations as they are now (any form `toolgen.runtime.drift.compare`
+    takes), are compared with the package's once, here: a stale tool raises StaleValidators,
+    or with `on_stale="pass"` its calls run unvalidated, a warning logged on each.
     """
 
     def __init__(
@@ -61,11 +66,15 @@ class ToolExecutor:
         *,
         permission: Permission | None = None,
         on_validation_failure: ValidationFailure | None = None,
+        live_tools: Iterable[object] | None = None,
+        on_stale: OnStale = "refuse",
     ) -> None:
         if not isinstance(getattr(validators, "TOOL_NAMES", None), frozenset):
             raise TypeError(
                 f"ToolExecutor takes a generated validator package (with TOOL_NAMES), not {validators!r}"
             )
+        if live_tools is not None:  # compared once, here: a call never sees a digest
+            validators = in_step(validators, live_tools, on_stale=on_stale)
         self._permission = permission
         self._on_validation_failure = on_validation_failure
         self._validators = validators

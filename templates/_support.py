@@ -7,6 +7,7 @@ header, and the modules build their constant lines with the functions below at i
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Callable
@@ -288,6 +289,32 @@ def message(tool: str, issues: tuple[Issue, ...]) -> str | None:
     lines = [tool + " failed due to the following " + noun]
     lines.extend(issue.line for issue in issues)
     return "\n".join(lines)
+
+
+# ---------- drift: a tool's declaration as the server lists it ----------
+
+
+def _canonical(value: object) -> object:
+    """The JSON value with every number that is a whole number written as an int (a schema's
+    `1.0` and `1` mean the same), so that how a number was spelt is not a difference."""
+    if type(value) is float and float.is_integer(value):
+        return int(value)
+    if isinstance(value, dict):
+        return {key: _canonical(member) for key, member in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_canonical(item) for item in value]
+    return value
+
+
+def declaration_digest(name: str, input_schema: object) -> str:
+    """The sha256 of a tool's name and input schema as canonical JSON: keys sorted at every
+    level, no whitespace, non-ASCII as itself, whole numbers as ints. The formatting of a
+    declaration, the order of its keys and the tool's description are no difference; any
+    other change of the schema is, annotations (`title`, `default`, ...) included. Raises
+    for what is not JSON (the runtime reads that as a changed declaration)."""
+    canonical = [name, _canonical(input_schema)]
+    text = json.dumps(canonical, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 # ---------- extended mode (extended.md E5, E7): the text after "is invalid: " ----------

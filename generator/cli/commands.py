@@ -21,7 +21,7 @@ import click
 from ..base.textui import coloured_diff, counted
 from ..front.errors import NOT_ENFORCED, DeclarationError, Notice, NoticeKind
 from ..front.vocabulary import VOCABULARIES
-from ..package.command import Target, advised_program, regenerate_command
+from ..package.command import Target, advised_program, import_command, regenerate_command
 from ..sources import stdio as stdio_source
 from .config import ConfigError, Settings, package_generator, package_keywords, settings
 
@@ -196,6 +196,7 @@ def generate(  # noqa: PLR0913  # click passes one argument per option of the co
                 listing=staging.listing() if out.is_dir() else None,  # (under the lock)
                 service=service,
                 declarations=declarations,
+                import_command=_reimport(options),
             )
             shown = [w for w in result.warnings if not _is_allowed(w, options.allow)]
             if shown:  # one write, not one per warning: a large catalogue has thousands
@@ -317,6 +318,42 @@ def _regenerate(options: Settings, here: Path | None = None, program: str = "too
     target = Target(options.schemas, options.out, options.keywords)
     bare = Target(base / defaults.schemas, base / defaults.out, defaults.keywords)
     return regenerate_command(target, bare, base, options.root, program, recorded)
+
+
+def _cycle_hint(reason: str, options: Settings) -> str:
+    """How to break the cycle when the code imports the package toolgen has not generated
+    yet (it is generated from the declarations this import writes); else ""."""
+    from ..sources.resolve import not_generated
+
+    package = not_generated(reason, options.root, options.out)
+    if package is None:
+        return ""
+    return (
+        f"\nhint: {package} is the package `toolgen generate` writes from these declarations, and it "
+        "has not been generated yet, so the code cannot import it while it is being imported. Import "
+        f'it when the server starts instead: validation_guard("{package}") takes the package by name '
+        "(docs/mcp.md), or import it inside the function that uses it; then run this import again."
+    )
+
+
+def _reimport(options: Settings) -> str | None:
+    """The command, run from the project root, that imports the package's declarations from
+    the code (the package names it when a server's tools have drifted from it): a bare
+    `toolgen import` when [tool.toolgen] lists the sources, else the sources the folder's
+    import manifest records; None when nothing imported them (written by hand)."""
+    from ..sources.tool import ImportRefused
+    from .snapshot import read_manifest
+
+    sources: list[str] | None = []
+    if not (options.imports or options.import_stdio):
+        try:
+            recorded = read_manifest(options.schemas)
+        except ImportRefused:  # import --check reports a bad manifest; it does not stop a generate
+            recorded = {}
+        sources = list(dict.fromkeys(recorded.values())) or None
+    defaults = _settings(cwd=options.root, follow_package=False)
+    bare = Target(options.root / defaults.schemas, options.out, options.keywords)
+    return import_command(options.schemas, bare, options.root, options.root, sources)
 
 
 def _out_of_sync(
@@ -711,7 +748,9 @@ def import_(  # noqa: PLR0913  # click passes one argument per option of the com
         plan = snapshot.check(folder, tools) if check else snapshot.write(folder, tools)
         if saving is not None:
             saving.write()
-    except (ImportRefused, OutputError, TableError) as exc:
+    except ImportRefused as exc:
+        _fail(str(exc) + _cycle_hint(str(exc), options))
+    except (OutputError, TableError) as exc:
         _fail(str(exc))
     if check and plan.in_sync:
         click.echo(f"{folder.as_posix()}: in sync with the code ({counted(len(plan.owners), 'tool')})")

@@ -18,6 +18,7 @@ from .literal import py_literal
 from .openai_strict import qualifies
 from .support import SUPPORT as SUPPORT
 from .support import TEMPLATES as TEMPLATES
+from .support import support_module
 
 if TYPE_CHECKING:  # imported when an environment is made: a run that renders nothing never loads it
     import jinja2
@@ -85,5 +86,7 @@ def render_declaration(env: jinja2.Environment, declaration: Any) -> str:
         "description": describe(declaration.raw),
         "parameters": declaration.parameters,
         "strict": qualifies(declaration.parameters),
+        # The same function the package checks a live tool with (its copy of _support.py).
+        "digest": support_module().declaration_digest(declaration.name, declaration.parameters),
     }
     return env.get_template("declaration.py.j2").render(tool=tool)

@@ -225,6 +225,7 @@ class _Analysis:
         self.walk()
         self.build_groups()
         self.check_root_group()
+        self.check_cases()
         self.value_warnings()
         return SchemaGraph(
             schemas=MappingProxyType(self.schemas),
@@ -564,6 +565,20 @@ class _Analysis:
                     found.setdefault(name, sub["enum"][0])
         return found
 
+    def check_cases(self) -> None:
+        """Refuse a group whose anyOf / oneOf selections combine into more than CASES_LIMIT
+        cases (see `cases`): the first such schema in walk order. Counting stops at the limit,
+        so this costs at most about CASES_LIMIT steps a group, whatever the declaration."""
+        counted: dict[tuple[int, ...], int] = {}
+        for pointer in self.schemas:
+            group = self.groups.get(pointer)
+            if group is not None and cases(group.combinators, counted) > CASES_LIMIT:
+                raise self.refuse(
+                    pointer,
+                    f"its anyOf / oneOf selections combine into more than {CASES_LIMIT:,} cases "
+                    "to compile (the limit); split it into fewer combinators in place",
+                )
+
     # ---------- the root and the values ----------
 
     def check_root_group(self) -> None:
@@ -633,6 +648,41 @@ class _Analysis:
         component = components(below)
         sizes = Counter(component.values())
         return frozenset(node for node in below if sizes[component[node]] > 1 or node in below[node])
+
+
+# E5 is compiled as a decision tree (generator/plan/collector.py): the visit of a group resolves its
+# combinators in group order, and each one selects a branch (whose own combinators join the end
+# of the queue) or none, so the cases after it multiply by its branches plus one; each branch
+# of a combinator also gets a candidate function, a tree of its own. The cases grow with the
+# product of the branch counts, not with the declaration's size: 6.8 KB of nested oneOf /
+# anyOf / $ref make hundreds of thousands. Real declarations need fewer than 10; 256 cases make
+# some 250 KB of unformatted code in one module.
+CASES_LIMIT = 256
+
+
+def cases(pending: tuple[Combinator, ...], counted: dict[tuple[int, ...], int], depth: int = 0) -> int:
+    """The cases the collector compiles for these pending combinators: the leaves of its
+    decision tree and of its candidates' trees, counted up to CASES_LIMIT + 1 (`counted`:
+    the counts known, by the combinators' identities).
+
+    Each selection counts at least 2 over its continuation, so a chain of more than half the
+    limit is over it: counting it no further keeps the recursion shallow."""
+    if not pending:
+        return 1
+    if depth > CASES_LIMIT // 2:
+        return CASES_LIMIT + 1
+    key = tuple(map(id, pending))
+    if key not in counted:
+        first, rest = pending[0], pending[1:]
+        total = cases(rest, counted, depth + 1)  # no branch selected
+        for branch in first.branches:
+            if total > CASES_LIMIT:
+                break
+            # its candidate, then the rest resolved after it, its own combinators at the end
+            total += cases(branch.combinators, counted, depth + 1)
+            total += cases(rest + branch.combinators, counted, depth + 1)
+        counted[key] = min(total, CASES_LIMIT + 1)
+    return counted[key]
 
 
 def _accepts(members: list[dict[str, Any]]) -> tuple[str, ...] | None:

@@ -240,6 +240,7 @@ def build(  # noqa: PLR0913
     listing: dict[str, os.DirEntry[str]] | None = None,
     service: Renderer | None = None,
     declarations: dict[str, os.DirEntry[str]] | None = None,
+    import_command: str | None = None,
 ) -> Build:
     """Everything the output package should contain; raises DeclarationError on bad input.
 
@@ -249,7 +250,9 @@ def build(  # noqa: PLR0913
     as soon as it is formatted (Build.files is then empty). `reuse`: the package folder on disk;
     `record`, its record of verified files (generator/package/verified.py, made for `command`);
     `listing` and `declarations`: its .py files and the declaration files, listed already;
-    `service`: a renderer started in another process for an edit (generator/package/overlap.py)."""
+    `service`: a renderer started in another process for an edit (generator/package/overlap.py);
+    `import_command`: the command that imports the declarations from the code, which the
+    package names when its tools drift (None: they are written by hand)."""
     vocabulary = keywords if isinstance(keywords, Vocabulary) else VOCABULARIES.get(keywords)
     if vocabulary is None:
         raise ValueError(f"unknown keyword mode {keywords!r}")
@@ -265,22 +268,26 @@ def build(  # noqa: PLR0913
     collect = _Collect(reuse)  # (left empty when there is a sink)
     renderer = _renderer(accepted.entries, vocabulary, service)
     out = sink if sink is not None else collect
-    rendered = _emit(accepted, command, vocabulary, display_name(schemas_dir), out, renderer)
+    # The import command is named in the index's header (the regenerate command in every header).
+    imported = () if import_command is None else (("Import", py_literal(import_command)),)
+    rendered = _emit(accepted, (command, imported), vocabulary, display_name(schemas_dir), out, renderer)
     return Build(collect.files, tuple(accepted.entries), tuple(accepted.warnings), rendered)
 
 
 def _emit(
     accepted: Accepted,
-    command: str,
+    commands: tuple[str, hdr.Extra],
     vocabulary: Vocabulary,
     index_source: str,
     sink: Sink,
     formatter: Renderer,
 ) -> tuple[str, ...]:
     """Pass 2: every file of the package to `sink`, in order, rendering only what changed
-    (`accepted.init`: `__init__.py`'s body on disk when the generator is the same, which makes
-    it the same; its header, naming every other file's digest, is written again)."""
-    keywords = vocabulary.name
+    (`commands`: the regenerate command, every header's, and the index's header field naming
+    the import command, if any; `accepted.init`: `__init__.py`'s body on disk when the
+    generator is the same, which makes it the same; its header, naming every other file's
+    digest, is written again)."""
+    keywords, (command, imported) = vocabulary.name, commands
     entries, read = accepted.entries, accepted.read
     bodies: dict[str, str] = {}  # file name -> body sha256, for the package digest
     rendered: list[str] = []
@@ -357,8 +364,7 @@ def _emit(
             sha = hashlib.sha256(text).hexdigest()
             place(copied.name, f"templates/{copied.name}", sha, ("text", text.decode("utf-8")))
         modules = {e.tool: e.module for e in entries}
-        index_sha = hdr.package_digest(modules)
-        place("_declarations.py", index_source, index_sha, ("index", modules))
+        place("_declarations.py", index_source, hdr.package_digest(modules), ("index", modules), imported)
         drain(formatter.finish())
     finally:
         formatter.close()

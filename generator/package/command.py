@@ -1,6 +1,8 @@
 """The command that regenerates a package, named in every generated file's header and in the
 advice of `toolgen check` when the package drifted (docs/how-it-works.md, "Headers and reuse"),
-and the program every printed fix starts with (advised_program).
+and the command that imports its declarations, named in its index's header for a guard to
+repeat when a server's tools drifted from the package (docs/mcp.md); and the program every
+printed fix starts with (advised_program).
 
 Only the options that differ from what a bare `toolgen generate` uses in this project (its
 [tool.toolgen] table, else tool_schemas -> generated, subset keywords) are named, with paths
@@ -18,7 +20,7 @@ import os
 import re
 import shlex
 import shutil
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -81,6 +83,26 @@ def has_make_target(root: Path) -> bool:
     except OSError:
         return False
     return _GENERATE_TARGET.search(text) is not None
+
+
+def import_command(
+    schemas: Path,
+    defaults: Target,
+    base: Path,
+    root: Path,
+    sources: Sequence[str] | None,
+    program: str = "toolgen",
+) -> str | None:
+    """The shell command, run from `base`, that imports the declarations in `schemas` from the
+    code: `sources` named on it (as `toolgen import` takes them), none when they are the
+    configured ones (`sources` empty); `--schemas` when the folder is not `defaults`'. None
+    when nothing imports them (`sources` None: the declarations are written by hand)."""
+    if sources is None:
+        return None
+    words = [program, "import", *sources]
+    if not _same(schemas, defaults.schemas):
+        words += ["--schemas", shlex.quote(_shown(schemas, base, root))]
+    return " ".join(words)
 
 
 def advised_program(

@@ -66,3 +66,24 @@ def _forget_project_modules(module_name: str) -> None:
 def _exception(exc: BaseException) -> str:
     """`ModuleNotFoundError: No module named 'x'`: the exception as Python's last line says it."""
     return traceback.format_exception_only(type(exc), exc)[-1].strip()
+
+
+def not_generated(reason: str, root: Path, out: Path) -> str | None:
+    """Why importing the code failed, when it failed on the package `toolgen generate` writes
+    into `out` before its first generate (a server module that imports its own validators):
+    that package's name, else None. Read from the message (the import's own, or a `--stdio`
+    server's stderr), which names the module Python could not find."""
+    if (out / "__init__.py").exists():
+        return None
+    try:
+        parts = out.resolve().relative_to(root.resolve()).parts
+    except ValueError:
+        return None
+    if not parts or not all(part.isidentifier() for part in parts):
+        return None
+    package = ".".join(parts)
+    parent, _, last = package.rpartition(".")
+    missing = f"No module named '{package}'" in reason or f"No module named '{package}." in reason
+    if missing or (parent and f"cannot import name '{last}' from '{parent}'" in reason):
+        return package
+    return None
