@@ -232,6 +232,9 @@ Body = Steps | Choose | Switch | Reuse
 class Function:
     name: str
     kind: FunctionKind
+    # The word of the place it checks (a visit's own word; a candidate's, its visit's): its
+    # descents are named from it, so a candidate and the rest of its visit share them.
+    place: str = ""
     pre: list[TypeTest] = field(default_factory=list)
     body: Body | None = None
     memo: bool = False  # takes the memo argument
@@ -341,17 +344,19 @@ class CollectorPlan:
         """The visit of a group, or (kind "branch") a candidate: the group so far with one
         branch, whose members before `start` have their combinators resolved already. Keyed by
         what of each member decides the code: its content (without its combinators once they
-        are resolved)."""
+        are resolved), and in a vocabulary with references the place `word` it checks (a
+        candidate's name `named` is not part of it: the candidates of one content at one
+        place are one function, however deep the combinators nest)."""
         nodes = [self.nodes[m] for m in members]
         contents = tuple(n.content_resolved if i < start else n.content for i, n in enumerate(nodes))
-        key = (kind, contents, start, later, named if self._by_site else "")
+        key = (kind, contents, start, later, word if self._by_site else "")
         if key in self._by_key:
             return self._by_key[key]
-        function = Function(name=numbered(f"_{kind}_{identifier(named)}", self._names), kind=kind)
+        function = Function(name=numbered(f"_{kind}_{identifier(named)}", self._names), kind=kind, place=word)
         self._by_key[key] = function
         self.functions.append(function)
         function.pre = self._types(members)
-        function.body = self._resolve(function, members, start, 0, later, word, kind == "branch")
+        function.body = self._resolve(function, members, start, 0, later, named, kind == "branch")
         return function
 
     def _types(self, group: list[str]) -> list[TypeTest]:
@@ -400,7 +405,7 @@ class CollectorPlan:
         for i, (b, branch) in enumerate(zip(choice.branches, branch_words(choice, self.nodes), strict=True)):
             members = list(self.nodes[b].group)
             named = f"{word}_{branch}"  # the candidate's constants take its name too
-            callee = self.function("branch", group + members, len(group), ahead, named, named)
+            callee = self.function("branch", group + members, len(group), ahead, function.place, named)
             call = Call(callee=callee)
             function.calls.append(call)
             choose.candidates.append(call)
@@ -447,7 +452,7 @@ class CollectorPlan:
                 role = f"{word}_{keyword}_line" if bound.spec.macro == "pattern" else f"{word}_{keyword}"
                 # one per place where references are interpreted: `width` is not told it broke
                 # `_RADIUS_EXCLUSIVE_MINIMUM` (the text is the same, the bound another's)
-                place = word if self._by_site else ""
+                place = function.place if self._by_site else ""
                 text = self._constant(role, "literal", bound.text, ("bound", keyword, shown, place))
             extra_name = ""
             if bound.spec.macro == "pattern":
@@ -471,7 +476,7 @@ class CollectorPlan:
             extras = [n.extra for n in nodes if n.extra is not None]
             allowed = any(n.open for n in nodes) or any(e is True for e in extras)
             pointers = [] if allowed else [e for e in extras if isinstance(e, str)]
-            schemas = [self._descend(function, e, f"{word}_value", memoized) for e in pointers]
+            schemas = [self._descend(function, e, f"{function.place}_value", memoized) for e in pointers]
             unexamined = allowed and not self.tool.vocabulary.strict_keys
             objects = Objects(
                 required=required,
@@ -484,7 +489,9 @@ class CollectorPlan:
             if objects.examines_nothing:
                 objects = None
         items = [
-            self._descend(function, n.items, f"{word}_item", memoized) for n in nodes if n.items is not None
+            self._descend(function, n.items, f"{function.place}_item", memoized)
+            for n in nodes
+            if n.items is not None
         ]
         tested = [t.names for t in function.pre]  # passed already: the same value, the same tests
         types = [t for t in self._types(group) if t.names not in tested]
