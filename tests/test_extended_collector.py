@@ -64,7 +64,10 @@ SAME: dict[str, Any] = {
     "properties": {
         "a": {"anyOf": [{"type": "string", "maxLength": 3}, {"type": "null"}], "description": "one"},
         "b": {"anyOf": [{"type": "string", "maxLength": 3}, {"type": "null"}], "title": "two"},
+        "c": {"$ref": "#/$defs/Code"},
+        "d": {"$ref": "#/$defs/Code"},
     },
+    "$defs": {"Code": {"type": ["string", "integer"], "maxLength": 3}},
 }
 UNIQUE: dict[str, Any] = {"type": "object", "properties": {"u": {"type": "array", "uniqueItems": True}}}
 # `a`'s one keyword, `items: {}`, finds nothing, which is known only once the call on the
@@ -177,10 +180,19 @@ def test_no_schema_is_read_at_run_time(package: ModuleType) -> None:
             assert "def _visit_args(" in text or re.search(r"def _collect\(\s*x: Any", text)
 
 
-def test_identical_schemas_share_one_collector_function(package: ModuleType) -> None:
+def test_a_shared_visit_is_named_where_its_schema_is_declared(package: ModuleType) -> None:
     (text,) = [t for n, t in _sources(package).items() if n.startswith("same_")]
-    assert len(re.findall(r"(?<!def )_collect_a\(", text)) == 2  # `b` is visited by `a`'s function
-    assert "def _collect_b(" not in text and "def _visit_b(" not in text
+    # `c` and `d` refer to one model: one visit, named after it, never after its first user
+    assert len(re.findall(r"(?<!def )_collect_code\(", text)) == 2
+    assert "def _collect_c(" not in text and "def _collect_d(" not in text
+    # `a` and `b` each declare the same schema: each is checked by a visit of its own name
+    assert len(re.findall(r"(?<!def )_collect_a\(", text)) == 1
+    assert len(re.findall(r"(?<!def )_collect_b\(", text)) == 1
+    assert package.validate("Same", {"c": "abcd", "d": 5.5}) == (
+        "Same failed due to the following issues:\n"
+        "The parameter `d` type is expected as `string | integer` but provided as `number`\n"
+        "The parameter `c` is invalid: expected at most 3 characters"
+    )
     assert package.validate("Same", {"a": "abcd", "b": 5}) == (
         "Same failed due to the following issues:\n"
         "The parameter `b` type is expected as `string | null` but provided as `number`\n"

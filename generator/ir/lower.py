@@ -91,6 +91,7 @@ def _node(graph: SchemaGraph, pointer: str) -> Node:
         choices=choices,
         content=content_key(schema),
         content_resolved=content_key(schema, True),
+        title=schema["title"] if isinstance(schema.get("title"), str) else "",
     )
 
 

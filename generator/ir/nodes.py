@@ -64,6 +64,9 @@ class Node:
     choices: tuple[Choice, ...]  # its own anyOf then oneOf
     content: str = ""  # the schema's own JSON text: equal content, equal code (generator/plan/collector.py)
     content_resolved: str = ""  # the same without its anyOf / oneOf
+    # Its `title` when a string: the name a schema gives itself, which names a combinator
+    # branch's code (generator/ir/names.py, branch_word); an annotation, never checked.
+    title: str = ""
 
 
 @dataclass(frozen=True)

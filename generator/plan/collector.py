@@ -33,7 +33,7 @@ from graphlib import TopologicalSorter
 from typing import Any, ClassVar, Literal, get_args
 
 from ..front.vocabulary import Keyword, Macro
-from ..ir.names import identifier, numbered
+from ..ir.names import branch_words, declaring_word, identifier, numbered
 from ..ir.nodes import Choice, ToolModule
 from .fast import (  # the fast path is planned first and handed here
     FastPlan,
@@ -232,6 +232,9 @@ Body = Steps | Choose | Switch | Reuse
 class Function:
     name: str
     kind: FunctionKind
+    # The word of the place it checks (a visit's own word; a candidate's, its visit's): its
+    # descents are named from it, so a candidate and the rest of its visit share them.
+    place: str = ""
     pre: list[TypeTest] = field(default_factory=list)
     body: Body | None = None
     memo: bool = False  # takes the memo argument
@@ -293,6 +296,8 @@ class CollectorPlan:
         self.constants: list[Constant] = []
         self._constant_of: dict[Any, str] = {}
         self._uid = 0
+        # Visits shared by the places of one name only (`visit`): a vocabulary with references.
+        self._by_site = "$ref" in tool.vocabulary.interpreted
         self.root = self.visit(self.nodes[""].group, "args")
         # every visit function checks the depth limit (E4): a recursive tool, or one deep enough
         self.depth = bool(tool.recursive) or self._height() > DEPTH_LIMIT
@@ -323,7 +328,14 @@ class CollectorPlan:
 
     # ---------- functions ----------
 
-    def visit(self, members: tuple[str, ...], word: str) -> Function:
+    def visit(self, members: tuple[str, ...], site: str) -> Function:
+        """The visit of a group reached as `site`: named where its content is declared (a
+        `$ref` target's name, else the site), and shared by the places with that name only,
+        so a visit never carries the name of another place that happens to declare the
+        same schema (`coupon` is not checked by `_collect_line_2`). Subset mode, whose
+        output is frozen byte for byte, keeps one visit per content, named by its first
+        user (docs/decisions.md)."""
+        word = declaring_word(members, site)
         return self.function("visit", list(members), 0, frozenset(), word, word)
 
     def function(
@@ -332,17 +344,19 @@ class CollectorPlan:
         """The visit of a group, or (kind "branch") a candidate: the group so far with one
         branch, whose members before `start` have their combinators resolved already. Keyed by
         what of each member decides the code: its content (without its combinators once they
-        are resolved)."""
+        are resolved), and in a vocabulary with references the place `word` it checks (a
+        candidate's name `named` is not part of it: the candidates of one content at one
+        place are one function, however deep the combinators nest)."""
         nodes = [self.nodes[m] for m in members]
         contents = tuple(n.content_resolved if i < start else n.content for i, n in enumerate(nodes))
-        key = (kind, contents, start, later)
+        key = (kind, contents, start, later, word if self._by_site else "")
         if key in self._by_key:
             return self._by_key[key]
-        function = Function(name=numbered(f"_{kind}_{identifier(named)}", self._names), kind=kind)
+        function = Function(name=numbered(f"_{kind}_{identifier(named)}", self._names), kind=kind, place=word)
         self._by_key[key] = function
         self.functions.append(function)
         function.pre = self._types(members)
-        function.body = self._resolve(function, members, start, 0, later, word, kind == "branch")
+        function.body = self._resolve(function, members, start, 0, later, named, kind == "branch")
         return function
 
     def _types(self, group: list[str]) -> list[TypeTest]:
@@ -388,11 +402,10 @@ class CollectorPlan:
         tags_text = self._constant(f"{tag}_tags", "tags_text", choice.tags) if tag is not None else ""
         choose = Choose(uid=self._uid, choice=choice, candidates=[], tags_text=tags_text, expected=expected)
         last = not rests
-        for i, b in enumerate(choice.branches):
+        for i, (b, branch) in enumerate(zip(choice.branches, branch_words(choice, self.nodes), strict=True)):
             members = list(self.nodes[b].group)
-            accepts = choice.accepts[i]
-            suffix = "_".join(accepts) if accepts is not None else "any"
-            callee = self.function("branch", group + members, len(group), ahead, word, f"{word}_{suffix}")
+            named = f"{word}_{branch}"  # the candidate's constants take its name too
+            callee = self.function("branch", group + members, len(group), ahead, function.place, named)
             call = Call(callee=callee)
             function.calls.append(call)
             choose.candidates.append(call)
@@ -435,7 +448,12 @@ class CollectorPlan:
         for (keyword, shown), bound in distinct_bounds.items():
             text = ""
             if bound.text:
-                text = self._constant(f"{word}_{keyword}", "literal", bound.text, ("bound", keyword, shown))
+                # by role: `_SKU_PATTERN` is the compiled pattern, `_SKU_PATTERN_LINE` its line
+                role = f"{word}_{keyword}_line" if bound.spec.macro == "pattern" else f"{word}_{keyword}"
+                # one per place where references are interpreted: `width` is not told it broke
+                # `_RADIUS_EXCLUSIVE_MINIMUM` (the text is the same, the bound another's)
+                place = function.place if self._by_site else ""
+                text = self._constant(role, "literal", bound.text, ("bound", keyword, shown, place))
             extra_name = ""
             if bound.spec.macro == "pattern":
                 assert bound.python is not None
@@ -458,7 +476,7 @@ class CollectorPlan:
             extras = [n.extra for n in nodes if n.extra is not None]
             allowed = any(n.open for n in nodes) or any(e is True for e in extras)
             pointers = [] if allowed else [e for e in extras if isinstance(e, str)]
-            schemas = [self._descend(function, e, f"{word}_value", memoized) for e in pointers]
+            schemas = [self._descend(function, e, f"{function.place}_value", memoized) for e in pointers]
             unexamined = allowed and not self.tool.vocabulary.strict_keys
             objects = Objects(
                 required=required,
@@ -471,7 +489,9 @@ class CollectorPlan:
             if objects.examines_nothing:
                 objects = None
         items = [
-            self._descend(function, n.items, f"{word}_item", memoized) for n in nodes if n.items is not None
+            self._descend(function, n.items, f"{function.place}_item", memoized)
+            for n in nodes
+            if n.items is not None
         ]
         tested = [t.names for t in function.pre]  # passed already: the same value, the same tests
         types = [t for t in self._types(group) if t.names not in tested]

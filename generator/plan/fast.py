@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..ir.names import identifier, numbered
+from ..ir.names import branch_words, identifier, numbered
 from ..ir.nodes import Bound, Node, ToolModule
 
 # ---------- the fast path ----------
@@ -190,8 +190,8 @@ class FastPlan:
                 fv.fallback = True  # a combinator inside a branch: left to the collector
             else:
                 fv.alternatives = [
-                    self.merged(tuple(dict.fromkeys(members + b.group)), f"{name}_choice", len(members))
-                    for b in branches
+                    self.merged(tuple(dict.fromkeys(members + b.group)), f"{name}_{word}", len(members))
+                    for b, word in zip(branches, branch_words(choices[0], self._nodes), strict=True)
                 ]
         else:
             self.fill(fv, nodes, name)

@@ -9,30 +9,14 @@ tests, and the collector (generator/plan/collector.py) finds every issue of any 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import pairwise
 
-from ..front.schema_graph import tokens as pointer_tokens
-from ..ir.names import identifier, numbered
+from ..ir.names import identifier, json_name, numbered
 from ..ir.nodes import ToolModule
 from .collector import CollectorPlan
 from .fast import FastPlan
 
 # Module-level names every module defines; a constant or helper never takes one of these.
 _FIXED = frozenset({"TOOL_NAME", "NOT_ENFORCED", "ONE", "MANY", "DECLARED"})
-
-
-_KEYWORD_TOKENS = frozenset(
-    {"properties", "items", "additionalProperties", "$defs", "definitions", "allOf", "anyOf", "oneOf"}
-)
-
-
-def _json_name(pointer: str) -> str:
-    """The JSON name a schema is reached by: the last token of its pointer that is a name."""
-    for before, token in reversed(list(pairwise(["", *pointer_tokens(pointer)]))):
-        keyword = token in _KEYWORD_TOKENS and before not in ("properties", "$defs", "definitions")
-        if not keyword and not (token.isdigit() and before in ("allOf", "anyOf", "oneOf")):
-            return token
-    return "value"
 
 
 @dataclass
@@ -58,7 +42,7 @@ def plan(tool: ToolModule) -> ModulePlan:
     for node in tool.nodes:
         for bound in node.bounds:
             if bound.python is not None and bound.python not in patterns:
-                word = identifier(_json_name(node.pointer)).upper()
+                word = identifier(json_name(node.pointer)).upper()
                 patterns[bound.python] = "_" + numbered(word, taken, "_PATTERN")
     fast = FastPlan(tool)
     # names taken without their leading underscore: `_ONE`, `_MANY` as `ONE`, `MANY` above
