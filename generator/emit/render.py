@@ -12,10 +12,12 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ..front.shapes import describe
-from ..plan.fast import paired
+from ..plan.fast import FastValue, paired
+from ..plan.fast_code import helper_body, validate_body
 from ..plan.module import ModulePlan
 from .literal import py_literal
 from .openai_strict import qualifies
+from .python import statements
 from .support import SUPPORT as SUPPORT
 from .support import TEMPLATES as TEMPLATES
 
@@ -56,7 +58,18 @@ def environment() -> jinja2.Environment:
     )
     env.filters.update(py=py_literal, doc=doc_text, ident=identifier, tuple=tuple, paired=paired)
     env.filters["pyml"] = lambda value: py_literal(value, trailing=True)
+    env.globals.update(fast_validate=fast_validate, fast_helper=fast_helper)
     return env
+
+
+def fast_validate(plan: ModulePlan) -> str:
+    """validate()'s fast path (generator/plan/fast_code.py), as Python statements."""
+    return statements(validate_body(plan))
+
+
+def fast_helper(plan: ModulePlan, fv: FastValue) -> str:
+    """The body of the fast helper of `fv`, as Python statements."""
+    return statements(helper_body(plan, fv))
 
 
 def render_tool(env: jinja2.Environment, plan: ModulePlan) -> str:
