@@ -131,9 +131,9 @@ def _render(expr: Expr) -> tuple[str, int]:  # noqa: C901 - one case per node ki
         parts = (_at(expr.then, _OR), _at(expr.test, _OR), _at(expr.otherwise, _CHOOSE))
         return "({} if {} else {})".format(*parts), _ATOM
     if isinstance(expr, And):
-        return " and ".join(_at(p, _NOT) for p in expr.parts), _AND
+        return " and ".join(_at(p, _AND) for p in expr.parts), _AND
     if isinstance(expr, Or):
-        grouped = [f"({expression(p)})" if expr.grouped and _has_and(p) else _at(p, _AND) for p in expr.parts]
+        grouped = [f"({expression(p)})" if expr.grouped and _has_and(p) else _at(p, _OR) for p in expr.parts]
         return " or ".join(grouped), _OR
     if isinstance(expr, Not):
         return _negated(expr.operand), _NOT

@@ -136,6 +136,17 @@ def test(fv: FastValue, x: Expr, dx: Expr, plan: ModulePlan) -> Expr:
     return leaf_test(fv, x, plan)
 
 
+def proven(plan: ModulePlan, fv: FastValue, value: Expr) -> Expr:
+    """True when the collector may skip a child `value` (at depth `len(path) + 1`): its fast
+    test passes, within the depth limit when the collector checks one."""
+    path = Length(Var("path"))
+    below = Arith(path, "+", Value(1))
+    if fv.helper and plan.fast.depth:
+        return Call("_x.valid", (Var(f"_check_{fv.helper}"), value, below))
+    one = Call("_x.valid", (Var(f"_check_{fv.helper}"), value)) if fv.helper else test(fv, value, below, plan)
+    return And((Compare(path, (("<", Value(256)),)), one)) if plan.collector.depth else one
+
+
 def _under(guard: Expr | None, body: list[Stmt]) -> list[Stmt]:
     return [If(guard, tuple(body))] if guard is not None else body
 
