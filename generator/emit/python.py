@@ -1,10 +1,13 @@
 """The code model (generator/plan/code.py) as Python text, with the fewest parentheses that
 keep its meaning, decided from its structure (a renderer never reads its own text back).
 
-Three groupings are kept on purpose, for the reader: a conditional expression is always
-parenthesised (it reads as one value: `(a if t else b)`); in a union of alternatives
-(`Or(grouped=True)`) each alternative that has an `and` is parenthesised; and `not` of one
-`is` comparison is written `is not`. Declared values go through `py_literal` (repr) only;
+Some groupings are kept on purpose, beyond what precedence needs (they are the output the
+generator wrote before this model, kept byte for byte): a grouped conditional expression is
+always parenthesised (it reads as one value: `(a if t else b)`); in a union of alternatives
+(`Or(grouped=True)`) each alternative that has an `and` is parenthesised; a conjunction inside
+a conjunction is grouped when it has an `or` inside; `not` parenthesises an operand with any
+`and`, `or` or conditional inside, even one grouped already (`not ((a if t else b))`); and
+`not` of one `is` comparison is written `is not`. Declared values go through `py_literal` (repr) only;
 names the generator made are checked to be identifiers.
 """
 
@@ -32,6 +35,7 @@ from ..plan.code import (
     Not,
     Nothing,
     Or,
+    PlainText,
     Return,
     Stmt,
     TypeTest,
@@ -60,6 +64,8 @@ _TYPE_TESTS = {
     "null": "@ is None",
 }
 _OR_LEVEL = {"integer"}  # the tests above that are more than one comparison (an `or`)
+# The Python type of the values of a JSON type, whose own methods a subclass cannot change.
+_PYTHON_TYPES = {"string": "str", "array": "list", "object": "dict"}
 # The language's own type an exact type test of one JSON type names (for IsInt: int).
 _INT = "int"
 _NOTE = "  # noqa: SIM110 - a loop is faster than all() here"
@@ -78,11 +84,28 @@ def expression(expr: Expr) -> str:
 
 
 def _has_and(expr: Expr) -> bool:
+    """An `and` anywhere inside (an integer's type test has one)."""
     if isinstance(expr, And):
         return True
     if isinstance(expr, TypeTest) and any(n in _OR_LEVEL for n in type_names(expr.names)):
         return True
     return any(_has_and(child) for child in children(expr))
+
+
+def _has_or(expr: Expr) -> bool:
+    """An `or` anywhere inside (a type test of more than one type, or an integer's, has one)."""
+    if isinstance(expr, Or):
+        return True
+    if isinstance(expr, TypeTest) and _render(expr)[1] == _OR:
+        return True
+    return any(_has_or(child) for child in children(expr))
+
+
+def _compound(expr: Expr) -> bool:
+    """An `and`, an `or` or a conditional anywhere inside."""
+    if isinstance(expr, (Choose, PlainText)):
+        return True
+    return _has_and(expr) or _has_or(expr) or any(_compound(child) for child in children(expr))
 
 
 def _at(expr: Expr, level: int) -> str:
@@ -115,8 +138,13 @@ def _render(expr: Expr) -> tuple[str, int]:  # noqa: C901 - one case per node ki
         chain = [_at(expr.left, _ADD)]
         chain += [f"{op} {_at(right, _ADD)}" for op, right in expr.ops]
         return " ".join(chain), _COMPARE
+    if isinstance(expr, Length) and expr.of:
+        return f"{_PYTHON_TYPES[expr.of]}.__len__({expression(expr.subject)})", _ATOM
     if isinstance(expr, Length):
         return f"len({expression(expr.subject)})", _ATOM
+    if isinstance(expr, PlainText):
+        subject = _at(expr.subject, _OR)
+        return f"{subject} if type({subject}) is str else str.__str__({subject})", _CHOOSE
     if isinstance(expr, Call):
         return f"{name(expr.function)}({', '.join(expression(a) for a in expr.args)})", _ATOM
     if isinstance(expr, Matches):
@@ -128,16 +156,21 @@ def _render(expr: Expr) -> tuple[str, int]:  # noqa: C901 - one case per node ki
         level = _ARITH[expr.op]
         return f"{_at(expr.left, level)} {expr.op} {_at(expr.right, level + 1)}", level
     if isinstance(expr, Choose):
-        parts = (_at(expr.then, _OR), _at(expr.test, _OR), _at(expr.otherwise, _CHOOSE))
-        return "({} if {} else {})".format(*parts), _ATOM
+        text = f"{_at(expr.then, _OR)} if {_at(expr.test, _OR)} else {_at(expr.otherwise, _CHOOSE)}"
+        return (f"({text})", _ATOM) if expr.grouped else (text, _CHOOSE)
     if isinstance(expr, And):
-        return " and ".join(_at(p, _AND) for p in expr.parts), _AND
+        return " and ".join(_conjunct(p) for p in expr.parts), _AND
     if isinstance(expr, Or):
         grouped = [f"({expression(p)})" if expr.grouped and _has_and(p) else _at(p, _OR) for p in expr.parts]
         return " or ".join(grouped), _OR
     if isinstance(expr, Not):
         return _negated(expr.operand), _NOT
     raise TypeError(f"not an expression: {expr!r}")
+
+
+def _conjunct(part: Expr) -> str:
+    """A part of an `and`: a conjunction inside one stays grouped when it has an `or` inside."""
+    return f"({expression(part)})" if isinstance(part, And) and _has_or(part) else _at(part, _AND)
 
 
 def _negated(operand: Expr) -> str:
@@ -149,7 +182,9 @@ def _negated(operand: Expr) -> str:
         return expression(Compare(operand.left, (("is not", operand.ops[0][1]),)))
     if isinstance(operand, Matches):
         return f"{name(operand.pattern)}.search({expression(operand.subject)}) is None"
-    return "not " + _at(operand, _NOT)
+    # the operand of `not` is parenthesised when it has any operator looser than a comparison
+    # inside, even one that is grouped already: `not ((a if t else b))`
+    return f"not ({expression(operand)})" if _compound(operand) else "not " + _at(operand, _NOT)
 
 
 def statements(body: tuple[Stmt, ...] | list[Stmt], indent: int = 0) -> str:

@@ -3,9 +3,10 @@
 `templates/module.py.j2` lays out a tool module; the fast path's statements come from the
 planner's code model (generator/plan/fast_code.py) spelled by generator/emit/python.py, placed
 by `templates/checks.j2`; the collector's macros are `templates/collector.j2`. `_support.py`
-is a plain Python file, copied. Every value taken from a
-declaration reaches generated code through `py` (a Python literal, via repr), `code` (the
-code model, whose values go through the same `py_literal`) or, inside a docstring, `doc`. The header is added after formatting (generator/emit/header.py).
+is a plain Python file, copied. Every value taken from a declaration reaches generated code
+through `py` (a Python literal, via repr), `code` (the code model, whose values go through the
+same `py_literal`) or, inside a docstring, `doc`. The header is added after formatting
+(generator/emit/header.py).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..front.shapes import describe
 from ..plan.code import Expr, Item, Not, Value, Var
+from ..plan.collector_code import bound_broken
 from ..plan.fast import FastValue, paired
 from ..plan.fast_code import helper_body, proven, validate_body
 from ..plan.module import ModulePlan
@@ -63,7 +65,7 @@ def environment() -> jinja2.Environment:
     env.filters["pyml"] = lambda value: py_literal(value, trailing=True)
     env.filters["code"] = expression
     env.globals.update(fast_validate=fast_validate, fast_helper=fast_helper, unproven_test=unproven_test)
-    env.globals.update(var=Var, item=Item, member=member)
+    env.globals.update(var=Var, item=Item, member=member, bound_broken=bound_broken)
     return env
 
 

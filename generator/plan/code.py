@@ -77,7 +77,17 @@ class Compare:
 
 @dataclass(frozen=True)
 class Length:
-    """The number of characters, elements or members of `subject`."""
+    """The number of characters, elements or members of `subject`; with `of` (a JSON type),
+    counted by that type's own method, which a subclass of the value's type cannot override."""
+
+    subject: Expr
+    of: str = ""
+
+
+@dataclass(frozen=True)
+class PlainText:
+    """The text a string `subject` holds, read without running any method of its own (a
+    subclass of the language's string type may override them)."""
 
     subject: Expr
 
@@ -116,11 +126,13 @@ class Arith:
 
 @dataclass(frozen=True)
 class Choose:
-    """`then` where `test` holds, else `otherwise` (a conditional expression)."""
+    """`then` where `test` holds, else `otherwise` (a conditional expression); `grouped`: read
+    as one value, in its own parentheses wherever it stands."""
 
     test: Expr
     then: Expr
     otherwise: Expr
+    grouped: bool = False
 
 
 @dataclass(frozen=True)
@@ -151,7 +163,7 @@ class Not:
 
 Expr = (
     Var | Value | ConstSet | Nothing | Infinity | TypeTest | Compare | Length | Call | Matches | Item
-    | Arith | Choose | IsInt | And | Or | Not
+    | Arith | Choose | IsInt | And | Or | Not | PlainText
 )  # fmt: skip
 
 
@@ -169,7 +181,7 @@ def any_of(parts: list[Expr], grouped: bool = False) -> Expr:
 
 def children(expr: Expr) -> Iterator[Expr]:
     """The expressions directly inside `expr`."""
-    if isinstance(expr, (TypeTest, Length, Matches, IsInt)):
+    if isinstance(expr, (TypeTest, Length, Matches, IsInt, PlainText)):
         yield expr.subject
     elif isinstance(expr, Compare):
         yield expr.left

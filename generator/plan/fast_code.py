@@ -82,7 +82,7 @@ def _bound_test(b: Bound, x: Expr, plan: ModulePlan, integral: bool, high: Bound
         return Compare(Infinity(negative=True), (("<", x), (compare, k)))
     if macro == "multiple" and _integer(b.value):
         exact = Compare(Arith(x, "%", k), (("==", Value(0)),))
-        return Choose(IsInt(x), exact, Call("_x.multiple", (x, k)))
+        return Choose(IsInt(x), exact, Call("_x.multiple", (x, k)), grouped=True)
     if macro == "multiple":
         return Call("_x.multiple", (x, k))
     if macro == "pattern":
@@ -101,7 +101,7 @@ def bound_test(fv: FastValue, b: Bound, x: Expr, plan: ModulePlan, high: Bound |
     if fv.only(constrained):
         return test
     other = Compare(_json_type(x), (("!=", Value(constrained)),))
-    return Choose(TypeTest(x, (constrained,)), test, other)
+    return Choose(TypeTest(x, (constrained,)), test, other, grouped=True)
 
 
 def leaf_test(fv: FastValue, x: Expr, plan: ModulePlan, is_dict: bool = False) -> Expr:
