@@ -19,6 +19,7 @@ from ..plan.code import (
     And,
     Arith,
     Assign,
+    Bind,
     Call,
     Choose,
     Compare,
@@ -165,6 +166,8 @@ def _render(expr: Expr) -> tuple[str, int]:  # noqa: C901 - one case per node ki
         return " or ".join(grouped), _OR
     if isinstance(expr, Not):
         return _negated(expr.operand), _NOT
+    if isinstance(expr, Bind):
+        return f"({name(expr.name)} := {expression(expr.value)})", _ATOM
     raise TypeError(f"not an expression: {expr!r}")
 
 
@@ -180,6 +183,8 @@ def _negated(operand: Expr) -> str:
             return test.replace(" is ", " is not ").replace("@", _at(operand.subject, _ATOM))
     if isinstance(operand, Compare) and len(operand.ops) == 1 and operand.ops[0][0] == "is":
         return expression(Compare(operand.left, (("is not", operand.ops[0][1]),)))
+    if isinstance(operand, IsInt):
+        return f"type({expression(operand.subject)}) is not {_INT}"
     if isinstance(operand, Matches):
         return f"{name(operand.pattern)}.search({expression(operand.subject)}) is None"
     # the operand of `not` is parenthesised when it has any operator looser than a comparison

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..front.shapes import describe
 from ..plan.code import Expr, Item, Not, Value, Var
-from ..plan.collector_code import bound_broken
+from ..plan.collector_code import bound_broken, direct_guard, exact_fails, undeclared_guard
 from ..plan.fast import FastValue, paired
 from ..plan.fast_code import helper_body, proven, validate_body
 from ..plan.module import ModulePlan
@@ -63,9 +63,10 @@ def environment() -> jinja2.Environment:
     )
     env.filters.update(py=py_literal, doc=doc_text, ident=identifier, tuple=tuple, paired=paired)
     env.filters["pyml"] = lambda value: py_literal(value, trailing=True)
-    env.filters["code"] = expression
+    env.filters["code"] = lambda expr: "" if expr is None else expression(expr)
     env.globals.update(fast_validate=fast_validate, fast_helper=fast_helper, unproven_test=unproven_test)
-    env.globals.update(var=Var, item=Item, member=member, bound_broken=bound_broken)
+    env.globals.update(var=Var, item=Item, member=member, bound_broken=bound_broken, exact_fails=exact_fails)
+    env.globals.update(direct_guard=direct_guard, undeclared_guard=undeclared_guard)
     return env
 
 

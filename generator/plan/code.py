@@ -143,6 +143,14 @@ class IsInt:
 
 
 @dataclass(frozen=True)
+class Bind:
+    """`value`, also kept in the variable `name` for the statements after the test."""
+
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
 class And:
     parts: tuple[Expr, ...]
 
@@ -163,7 +171,7 @@ class Not:
 
 Expr = (
     Var | Value | ConstSet | Nothing | Infinity | TypeTest | Compare | Length | Call | Matches | Item
-    | Arith | Choose | IsInt | And | Or | Not | PlainText
+    | Arith | Choose | IsInt | And | Or | Not | PlainText | Bind
 )  # fmt: skip
 
 
@@ -198,6 +206,8 @@ def children(expr: Expr) -> Iterator[Expr]:
         yield from expr.parts
     elif isinstance(expr, Not):
         yield expr.operand
+    elif isinstance(expr, Bind):
+        yield expr.value
 
 
 def type_names(names: tuple[str, ...]) -> list[str]:
