@@ -1,9 +1,12 @@
 """Stage 5: render a planned module into Python source text with the Jinja2 templates.
 
-`templates/module.py.j2` lays out a tool module and `templates/checks.j2` holds one macro
-pair per IR check; `_support.py` is a plain Python file, copied. Every value taken from a
-declaration reaches generated code through `py` (a Python literal, via repr) or, inside a
-docstring, `doc`. The header is added after formatting (generator/emit/header.py).
+`templates/module.py.j2` lays out a tool module; the fast path's statements come from the
+planner's code model (generator/plan/fast_code.py) spelled by generator/emit/python.py, placed
+by `templates/checks.j2`; the collector's macros are `templates/collector.j2`. `_support.py`
+is a plain Python file, copied. Every value taken from a declaration reaches generated code
+through `py` (a Python literal, via repr), `code` (the code model, whose values go through the
+same `py_literal`) or, inside a docstring, `doc`. The header is added after formatting
+(generator/emit/header.py).
 """
 
 from __future__ import annotations
@@ -12,10 +15,14 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ..front.shapes import describe
-from ..plan.fast import paired
+from ..plan.code import Expr, Item, Not, Value, Var
+from ..plan.collector_code import bound_broken, direct_guard, exact_fails, undeclared_guard
+from ..plan.fast import FastValue, paired
+from ..plan.fast_code import helper_body, proven, validate_body
 from ..plan.module import ModulePlan
 from .literal import py_literal
 from .openai_strict import qualifies
+from .python import expression, statements
 from .support import SUPPORT as SUPPORT
 from .support import TEMPLATES as TEMPLATES
 from .support import support_module
@@ -57,7 +64,31 @@ def environment() -> jinja2.Environment:
     )
     env.filters.update(py=py_literal, doc=doc_text, ident=identifier, tuple=tuple, paired=paired)
     env.filters["pyml"] = lambda value: py_literal(value, trailing=True)
+    env.filters["code"] = lambda expr: "" if expr is None else expression(expr)
+    env.globals.update(fast_validate=fast_validate, fast_helper=fast_helper, unproven_test=unproven_test)
+    env.globals.update(var=Var, item=Item, member=member, bound_broken=bound_broken, exact_fails=exact_fails)
+    env.globals.update(direct_guard=direct_guard, undeclared_guard=undeclared_guard)
     return env
+
+
+def fast_validate(plan: ModulePlan) -> str:
+    """validate()'s fast path (generator/plan/fast_code.py), as Python statements."""
+    return statements(validate_body(plan))
+
+
+def fast_helper(plan: ModulePlan, fv: FastValue) -> str:
+    """The body of the fast helper of `fv`, as Python statements."""
+    return statements(helper_body(plan, fv))
+
+
+def member(subject: Expr, name: str) -> Expr:
+    """The member `name` (a declared name: a literal, never code) of the object `subject`."""
+    return Item(subject, Value(name))
+
+
+def unproven_test(plan: ModulePlan, fv: FastValue, value: Expr) -> Expr:
+    """The collector's test that a child `value` is not proven valid by its fast test `fv`."""
+    return Not(proven(plan, fv, value))
 
 
 def render_tool(env: jinja2.Environment, plan: ModulePlan) -> str:

@@ -27,7 +27,7 @@ from typing import Any, Literal
 # The keywords whose branches E5 selects among (oneOf read as anyOf), in the order one schema's
 # combinators are resolved (E4).
 CombinatorKeyword = Literal["anyOf", "oneOf"]
-# The macro pair that renders a bound, the name templates/checks.j2 (the fast path) and
+# How a bound is tested, the kind generator/plan/fast_code.py (the fast path's test) and
 # templates/collector.j2 (the exact line) dispatch on: "number" (a comparison `compare` with K,
 # false for a non-finite number), "count" (`len` compared with K), "multiple", "pattern",
 # "unique".
