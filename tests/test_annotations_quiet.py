@@ -5,6 +5,7 @@ The real-tools declarations carry 111 `default`s and hundreds of `title`s and `d
 their warnings, in both modes, are pinned exactly in tests/data/real-tools-warnings/ (each
 file is what the generator printed before this change with the annotation keywords taken
 out, and nothing else). A declaration of our own carries the annotations real-tools lacks.
+The explain reasons quoted below name E6, the pattern syntax of docs/spec/extended.md.
 """
 
 from __future__ import annotations

@@ -460,7 +460,6 @@ def test_keywords_outside_the_subset_never_block(pkg: ModuleType) -> None:
         (where + "a/items", ("items (tuple form)",)),
         (where + "o", ("not", "oneOf")),
         (where + "r", ("$ref",)),
-        (where + "d", ("default",)),
     )
 
 

@@ -223,7 +223,7 @@ def _is_false(value: Any) -> bool:
 # Keywords that describe a value and constrain none (JSON Schema's annotations, and the
 # identifiers of a document): no validator checks them, so no command or docstring ever lists
 # them as "not enforced" (docs/decisions.md). `default` is among them: arguments are never
-# changed (validation.md section 1), so a default is never filled in, and nothing is lost.
+# changed (docs/spec/validation.md §1), so a default is never filled in, and nothing is lost.
 ANNOTATIONS = frozenset(
     {"default", "title", "description", "examples", "deprecated", "readOnly", "writeOnly", "$comment"}
     | {"$schema", "$id"}
