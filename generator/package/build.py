@@ -51,20 +51,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from ..emit import header as hdr
 from ..emit.literal import py_literal
-from ..emit.render import (
-    PATHS,
-    SUPPORT,
-    TEMPLATES,
-    environment,
-    render_declaration,
-    render_declarations,
-    render_init,
-    render_tool,
-)
+from ..emit.render import PATHS, SUPPORT, TEMPLATES, environment
 from ..front.check import check
 from ..front.errors import DeclarationError, Notice, NoticeKind, Refusals
 from ..front.load import (
@@ -78,10 +69,17 @@ from ..front.load import (
     schema_files,
 )
 from ..front.vocabulary import VOCABULARIES, Vocabulary
-from ..ir.lower import lower
 from ..ir.names import module_name
-from ..plan.module import plan
 from .command import BUILT_IN, Target, regenerate_command
+from .pipeline import (
+    DECLARATION,
+    TOOL_FILES,
+    Job,
+    PackageJob,
+    ToolJob,
+    compile_job,
+    tool_files,
+)
 from .verified import Identity, Record, Tool, identity
 
 if TYPE_CHECKING:  # jinja2 and black are imported by the stages that render (pass 2), only when
@@ -154,8 +152,6 @@ def fingerprint(keywords: str = "subset") -> str:
     return digest.hexdigest()[:16]
 
 
-DECLARATION = "_declaration"  # `<module>_declaration.py`: one tool's declaration
-
 class Entry(NamedTuple):
     """One accepted tool, as pass 1 leaves it: what the index and the headers need, no IR.
     (A named tuple rather than a frozen dataclass: a run makes one per tool, and 10,000 of
@@ -174,7 +170,7 @@ class Entry(NamedTuple):
 
     @property
     def files(self) -> tuple[str, str]:
-        return f"{self.module}.py", f"{self.module}{DECLARATION}.py"
+        return tool_files(self.module)
 
 
 class Sink(Protocol):
@@ -276,6 +272,7 @@ def _emit(
         for text in results:
             name, source, source_sha, extra = waiting.popleft()
             assert source is not None and source_sha is not None and extra is not None
+            rendered.append(name)
             if name == "__init__.py":  # its header names every other file's digest: put last
                 init.append(text)
             else:
@@ -291,54 +288,42 @@ def _emit(
         else:
             sink.keep(name)
 
-    def place(
-        name: str,
-        source: str,
-        source_sha: str,
-        job: Job,
-        extra: tuple[tuple[str, str], ...] = (),
-    ) -> None:
-        found = read.get(name)
-        if found is not None and found[0].matches(source, source_sha, command, extra):
-            keep(name, found[0].body_sha256)
+    def place(job: PackageJob, source: str, source_sha: str) -> None:
+        found = read.get(job.name)
+        if found is not None and found[0].matches(source, source_sha, command, ()):
+            keep(job.name, found[0].body_sha256)
         else:
-            formatter.submit(name, job)
-            waiting.append((name, source, source_sha, extra))
-            rendered.append(name)
+            formatter.submit(job)
+            waiting.append((job.name, source, source_sha, ()))
         drain(formatter.ready())
 
     try:
         if not init:  # first: a formatter takes nothing after its finish(); its header is made last
-            formatter.submit("__init__.py", ("init", keywords))
+            formatter.submit(PackageJob("__init__.py", "init", keywords))
             waiting.append(("__init__.py", "", "", ()))
-            rendered.append("__init__.py")
-        current: tuple[str, list[Declaration]] = ("", [])
+        declaration = _read_again(accepted.sources)
         for entry in entries:
             tool_file, declaration_file = entry.files
             tool_body, declaration_body = entry.kept
-            # Read again only for a file to render (a run holds no file's bytes); a file kept
-            # has no text of its own: the next render or the end drains the queue.
-            if None in entry.kept and current[0] != entry.source:
-                current = (entry.source, _read_again(entry, accepted.sources))
             if tool_body is not None:
                 keep(tool_file, tool_body)
-            else:
-                place(tool_file, entry.source, entry.source_sha, ("tool", current[1][entry.position]))
+            # A file not kept is not on disk as this run writes it (pass 1 looked): compiled.
+            # A file kept has no text of its own: the next file compiled or the end drains the queue.
+            if None in entry.kept:
+                job, headed = _tool_job(entry, declaration(entry))
+                formatter.submit(job)
+                waiting.extend(headed)  # in job_files order
+                drain(formatter.ready())
             if declaration_body is not None:
                 keep(declaration_file, declaration_body)
-            else:
-                notes = tuple(_note(n) for n in entry.notices)
-                extra = _declaration_fields((entry.tool, entry.module, entry.position, entry.listed, notes))
-                job: Job = ("served", current[1][entry.position])
-                place(declaration_file, entry.source, entry.source_sha, job, extra)
         # Plain Python files copied as they are: the wording, and the list visits' helpers.
         for copied in (SUPPORT, PATHS):
             text = copied.read_bytes()
             sha = hashlib.sha256(text).hexdigest()
-            place(copied.name, f"templates/{copied.name}", sha, ("text", text.decode("utf-8")))
+            place(PackageJob(copied.name, "copied", text.decode("utf-8")), f"templates/{copied.name}", sha)
         modules = {e.tool: e.module for e in entries}
         index_sha = hdr.package_digest(modules)
-        place("_declarations.py", index_source, index_sha, ("index", modules))
+        place(PackageJob("_declarations.py", "index", modules), index_source, index_sha)
         drain(formatter.finish())
     finally:
         formatter.close()
@@ -355,23 +340,46 @@ def _emit(
     return tuple(rendered)
 
 
-def _read_again(entry: Entry, sources: dict[str, tuple[Path, str]]) -> list[Declaration]:
-    """The declarations of `entry`'s file, read again for pass 2 (`sources`: its path and the
-    sha256 pass 1 accepted). A file that is not what pass 1 accepted is refused: nothing is
-    written."""
-    path, sha = sources[entry.source]
-    data = read_source(path, entry.source)
-    if hashlib.sha256(data).hexdigest() != sha:
-        changed = "the file changed while toolgen was reading it; run it again"
-        raise DeclarationError(entry.source, "", changed)
-    return declarations_in(data, entry.source)
+# A file pass 2 compiles, as its header will name it: (file name, source, source sha256, extra).
+Headed = tuple[str, str, str, hdr.Extra]
 
 
-# What pass 2 renders for a file: a tool's module or its declaration module (of this
-# declaration), a copied file (this text), the index (of these modules) or `__init__.py` (of
-# this keyword mode).
-JobKind = Literal["tool", "served", "text", "index", "init"]
-Job = tuple[JobKind, Any]
+def _tool_job(entry: Entry, declaration: Declaration) -> tuple[ToolJob, list[Headed]]:
+    """The files of `entry` not kept, to compile from its `declaration`, and what their headers
+    name past the command: source, its sha256, and for the declaration module the tool, its
+    place and its warnings."""
+    files = tuple(f for f, body in zip(TOOL_FILES, entry.kept, strict=True) if body is None)
+    validator, served = entry.files
+    headed: list[Headed] = []
+    if "validator" in files:
+        headed.append((validator, entry.source, entry.source_sha, ()))
+    if "declaration" in files:
+        notes = tuple(_note(n) for n in entry.notices)
+        extra = _declaration_fields((entry.tool, entry.module, entry.position, entry.listed, notes))
+        headed.append((served, entry.source, entry.source_sha, extra))
+    return ToolJob(declaration, files), headed
+
+
+def _read_again(sources: dict[str, tuple[Path, str]]) -> Callable[[Entry], Declaration]:
+    """An entry's declaration for pass 2, its file read again (a run holds no file's bytes;
+    the last file read is kept, as a file's tools come one after another). `sources`: each
+    file's path and the sha256 pass 1 accepted. A file that is not what pass 1 accepted is
+    refused: nothing is written."""
+    current: tuple[str, list[Declaration]] = ("", [])
+
+    def declaration(entry: Entry) -> Declaration:
+        nonlocal current
+        if current[0] != entry.source:
+            path, sha = sources[entry.source]
+            data = read_source(path, entry.source)
+            if hashlib.sha256(data).hexdigest() != sha:
+                changed = "the file changed while toolgen was reading it; run it again"
+                raise DeclarationError(entry.source, "", changed)
+            current = (entry.source, declarations_in(data, entry.source))
+        return current[1][entry.position]
+
+    return declaration
+
 
 # An edit renders a few files; past this many (a cold run) they are rendered here, with a pool
 # of formatters, and a service started in case of an edit is left unused.
@@ -379,33 +387,17 @@ SERVICE_MAX_FILES = 8
 
 
 class Renderer(Protocol):
-    """Renders and formats pass 2's files: `submit` each, take the formatted bodies in
-    submission order with `ready()` (those done so far) and `finish()` (the rest); `close`
-    stops whatever it started."""
+    """Compiles pass 2's files (generator/package/pipeline.py `compile_job`): `submit` each job,
+    take the formatted bodies of its files (`job_files`) in submission order with `ready()`
+    (those done so far) and `finish()` (the rest); `close` stops whatever it started."""
 
-    def submit(self, name: str, job: Job) -> None: ...
+    def submit(self, job: Job) -> None: ...
 
     def ready(self) -> Iterator[str]: ...
 
     def finish(self) -> Iterator[str]: ...
 
     def close(self) -> None: ...
-
-
-def render_job(env: jinja2.Environment, job: Job, vocabulary: Vocabulary) -> str:
-    """The unformatted body of the file `job` describes."""
-    kind, value = job
-    if kind == "tool":  # check, lower, plan, render
-        graph, checked = check(value, vocabulary)
-        return render_tool(env, plan(lower(value, graph, checked)))
-    return str(value) if kind == "text" else _RENDERERS[kind](env, value)
-
-
-_RENDERERS: dict[JobKind, Callable[[jinja2.Environment, Any], str]] = {
-    "served": render_declaration,
-    "index": render_declarations,
-    "init": render_init,
-}
 
 
 class LocalRenderer:
@@ -417,13 +409,13 @@ class LocalRenderer:
         self._vocabulary = vocabulary
         self._started: tuple[jinja2.Environment, Formatter] | None = None
 
-    def submit(self, name: str, job: Job) -> None:
+    def submit(self, job: Job) -> None:
         if self._started is None:
             from ..emit.format import Formatter
 
             self._started = environment(), Formatter()
         env, formatter = self._started
-        formatter.submit(name, render_job(env, job, self._vocabulary))
+        compile_job(job, self._vocabulary, env, formatter.submit)  # stage 5: the formatter's
 
     def ready(self) -> Iterator[str]:
         return self._started[1].ready() if self._started is not None else iter(())
@@ -845,4 +837,4 @@ def _headers(
     return read
 
 
-__all__ = ["Build", "Declaration", "Entry", "Sink", "build", "fingerprint", "render_tool"]
+__all__ = ["DECLARATION", "Build", "Declaration", "Entry", "Sink", "build", "fingerprint"]
