@@ -1,11 +1,12 @@
 """The incremental build: the package's files from the declarations, reusing what is on disk.
 
-Each tool goes through the stages in generator/package/pipeline.py `compile_tool` (check -> lower ->
-plan -> render -> format, then its header here). `build` hands every file the output package should hold, in order, to a sink: in memory
-(Build.files) or generator/package/write.py's Staging, which compares each with the disk as it comes
-and streams the changed ones to temp files. Pass 1 (`_accepted`) reads and checks the
-declarations that changed and raises every refusal before anything is rendered; pass 2
-(`_emit`) renders and formats only the files it cannot take from the disk.
+Each tool goes through the stages in generator/package/pipeline.py `compile_tool` (check ->
+lower -> plan -> render -> format, then its header here). `build` hands every file the output
+package should hold, in order, to a sink: in memory (Build.files) or
+generator/package/write.py's Staging, which compares each with the disk as it comes and streams
+the changed ones to temp files. Pass 1 (`_accepted`) reads and checks the declarations that
+changed and raises every refusal before anything is rendered; pass 2 (`_emit`) compiles only
+the files it cannot take from the disk.
 
 With `reuse` (the output folder), a file already there is taken as it is, unrendered, only
 when all of these hold; anything else is rendered again, so reuse never keeps a stale or
