@@ -82,7 +82,22 @@ from .pipeline import (
     compile_job,
     tool_files,
 )
-from .verified import Identity, Record, Tool, identity
+from .verified import (
+    MODULE,
+    NAME,
+    POSITION,
+    SERVED_SEEN,
+    SERVED_SHA,
+    UNSEEN,
+    VALIDATOR_SEEN,
+    VALIDATOR_SHA,
+    Identity,
+    Note,
+    Record,
+    Tool,
+    identity,
+)
+from .verified import Accepted as AcceptedTool
 
 if TYPE_CHECKING:  # jinja2 and black are imported by the stages that render (pass 2), only when
     # a run renders here: pass 1 never needs them, so it can run while a worker imports them.
@@ -441,15 +456,15 @@ def _renderer(entries: list[Entry], vocabulary: Vocabulary, service: Renderer | 
     return LocalRenderer(vocabulary)
 
 
-def _note(notice: Notice[NoticeKind]) -> tuple[str, str, str, tuple[str, ...]]:
+def _note(notice: Notice[NoticeKind]) -> Note:
     """A warning as headers and the record keep it (its file and tool are the entry's)."""
     return notice.pointer, notice.kind, notice.reason, notice.keywords
 
 
-def _declaration_fields(tool: Tool) -> tuple[tuple[str, str], ...]:
+def _declaration_fields(tool: AcceptedTool | Tool) -> tuple[tuple[str, str], ...]:
     """The header fields of a declaration module past its source: enough to take the tool
     back from the disk without reading its declaration (name, place in its file, warnings)."""
-    name, _, position, listed, notes = tool[:_VALIDATOR]
+    name, _, position, listed, notes = tool[:VALIDATOR_SEEN]
     fields = [("Tool", py_literal(name))]
     if listed:
         fields.append(("Position", str(position)))
@@ -485,10 +500,6 @@ class OnDisk(NamedTuple):
 def _nothing_on_disk() -> OnDisk:
     """No file on disk may be taken as it is: every file is rendered."""
     return OnDisk(vouched={}, whole=set(), read={}, init=None)
-
-# Where a tool in the record's form (generator/package/verified.py) holds the identity and body
-# sha256 of its validator module, and of its declaration module.
-_VALIDATOR, _SERVED = 5, 7
 
 
 # Pass 1 is one loop over the files, each file's identity, bytes, tools and files on disk
@@ -549,7 +560,7 @@ def _accepted(  # noqa: C901, PLR0913
         tools: tuple[Tool, ...] | None = entry[2] if entry is not None and entry[1] == sha else None
         tools = tools if tools is not None else _told_tools(told.get(file), sha)
         # A name or module an earlier file took: the file is read, so the refusal has a cold run's words.
-        if tools is None or any(t[0] in names or t[1] in modules for t in tools):
+        if tools is None or any(t[NAME] in names or t[MODULE] in modules for t in tools):
             try:
                 if data is None:  # known, but not kept: read it after all
                     data = read_source(schemas_dir / file_name, file)
@@ -565,25 +576,26 @@ def _accepted(  # noqa: C901, PLR0913
         kept: list[Tool] = []
         same = entry is not None and seen is entry[0] and tools is entry[2]  # the entry as it was
         for tool in tools:
-            name, module, position, listed, notes = tool[:_VALIDATOR]
+            name, module, position, listed, notes = accepted = tool[:VALIDATOR_SEEN]
             if id(tool) not in disk.whole:  # (both its files vouched for by this very tool: as they are)
                 validator, served = f"{module}.py", f"{module}{_DECLARATION_FILE}"
                 source = (file, sha, command)  # what the headers of its files name
                 on_disk = (
-                    *_found(validator, tool, _VALIDATOR, disk, source, record),
-                    *_found(served, tool, _SERVED, disk, source, record),
+                    *_found(validator, tool, False, disk, source, record),
+                    *_found(served, tool, True, disk, source, record),
                 )
-                same = same and on_disk == tool[_VALIDATOR:]
-                tool = (*tool[:_VALIDATOR], *on_disk)
+                same = same and on_disk == tool[VALIDATOR_SEEN:]
+                tool = (*accepted, *on_disk)
             kept.append(tool)
             notices: tuple[Notice[NoticeKind], ...] = ()
             if notes:
                 notices = tuple(Notice(file, p, k, r, w, name if listed else "") for p, k, r, w in notes)
                 warnings.extend(notices)
-            entries.append(Entry(name, module, file, sha, position, listed, notices, (tool[6], tool[8])))
+            kept_bodies = (tool[VALIDATOR_SHA], tool[SERVED_SHA])
+            entries.append(Entry(name, module, file, sha, position, listed, notices, kept_bodies))
             names.setdefault(name, file)
             modules[module] = file
-            if tool[6] is None or tool[8] is None:
+            if None in kept_bodies:
                 sources[file] = (schemas_dir / file_name, sha)
         if record is not None:
             record.keep(file, entry if same and entry is not None else (seen, sha, tuple(kept)))
@@ -628,26 +640,28 @@ def _checked(
         # Only its name and where it is are needed past here (a later clash names them).
         names[declaration.name] = dataclasses.replace(declaration, parameters=None, raw=None)
         notes = tuple(_note(n) for n in checked.notices)
-        tools.append((declaration.name, module, position, declaration.listed, notes, None, None, None, None))
+        tools.append((declaration.name, module, position, declaration.listed, notes, *UNSEEN))
     return tuple(tools)
 
 
 def _found(
     name: str,
     tool: Tool,
-    at: int,
+    served: bool,
     disk: OnDisk,
     source: tuple[str, str, str],
     record: Record | None,
 ) -> tuple[Identity | None, str | None]:
-    """(identity to record, body sha256) of the file `name` of `tool` (`at`: which of its
-    two) when it is the one this run would write for `source` (file, sha256, command):
-    vouched for by the record's entry of this very tool, or read with that very header;
-    else (None, None): it is rendered."""
+    """(identity to record, body sha256) of the file `name` of `tool` (its declaration module
+    when `served`, else its validator) when it is the one this run would write for `source`
+    (file, sha256, command): vouched for by the record's entry of this very tool, or read with
+    that very header; else (None, None): it is rendered."""
     if disk.vouched.get(name) is tool:
-        return tool[at], tool[at + 1]
+        if served:
+            return tool[SERVED_SEEN], tool[SERVED_SHA]
+        return tool[VALIDATOR_SEEN], tool[VALIDATOR_SHA]
     found = disk.read.get(name)
-    if found is None or not found[0].matches(*source, () if at == _VALIDATOR else _declaration_fields(tool)):
+    if found is None or not found[0].matches(*source, _declaration_fields(tool) if served else ()):
         return None, None
     return (record.seen(found[1]) if record is not None else None), found[0].body_sha256
 
@@ -699,8 +713,8 @@ def _told_tools(told: list[tuple[str, Tool]] | None, sha: str) -> tuple[Tool, ..
     they cannot be all of them (another sha256 named, a place missing): the file is read."""
     if not told or any(s != sha for s, _ in told):
         return None
-    tools = sorted((t for _, t in told), key=lambda t: t[2])
-    return tuple(tools) if [t[2] for t in tools] == list(range(len(tools))) else None
+    tools = sorted((t for _, t in told), key=lambda t: t[POSITION])
+    return tuple(tools) if [t[POSITION] for t in tools] == list(range(len(tools))) else None
 
 
 _DECLARATION_FILE = f"{DECLARATION}.py"
@@ -721,7 +735,7 @@ def _told(module: str, fields: dict[str, str]) -> Tool | None:
     # another tool was edited, and the file's declarations are read instead.
     if not isinstance(tool, str) or module_name(tool) != module:
         return None
-    return tool, module, position, listed, notes, None, None, None, None
+    return tool, module, position, listed, notes, *UNSEEN
 
 
 def _read(path: Path) -> tuple[str, os.stat_result] | None:
@@ -787,14 +801,16 @@ def _on_disk(
         for entry in known:
             for tool in entry[2] if entry is not None else ():
                 # (Written out for each of the two files: this runs 20,000 times an edit.)
-                validator = f"{tool[1]}.py"
-                if tool[5] is not None and _unchanged(validator, listing, folder, tool[5]):
+                validator = f"{tool[MODULE]}.py"
+                seen = tool[VALIDATOR_SEEN]
+                if seen is not None and _unchanged(validator, listing, folder, seen):
                     vouched[validator] = tool
-                    bodies[validator] = tool[6]
-                served = f"{tool[1]}{_DECLARATION_FILE}"
-                if tool[7] is not None and _unchanged(served, listing, folder, tool[7]):
+                    bodies[validator] = tool[VALIDATOR_SHA]
+                served = f"{tool[MODULE]}{_DECLARATION_FILE}"
+                seen = tool[SERVED_SEEN]
+                if seen is not None and _unchanged(served, listing, folder, seen):
                     vouched[served] = tool
-                    bodies[served] = tool[8]
+                    bodies[served] = tool[SERVED_SHA]
                     if validator in vouched:  # both: the tool is taken as it is without a lookup
                         whole.add(id(tool))
     finally:
