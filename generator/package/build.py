@@ -503,8 +503,8 @@ def _nothing_on_disk() -> OnDisk:
 
 
 # Pass 1 is one loop over the files, each file's identity, bytes, tools and files on disk
-# deciding what the next step reads; its named stages are the pipeline's (one compile_tool
-# and one generate_package for the cold build and the reuse path), not a lint fix.
+# deciding what the next step reads (the record's entry, the headers on disk, else the file);
+# the stages it names are the pipeline's (generator/package/pipeline.py), not a lint fix.
 def _accepted(  # noqa: C901, PLR0913
     schemas_dir: Path,
     vocabulary: Vocabulary,
