@@ -112,3 +112,19 @@ def compile_job(job: Job, vocabulary: Vocabulary, env: jinja2.Environment, finis
     else:
         body = render_init(env, job.value)
     return [finish(job.name, body)]
+
+
+# (render_tool too: a test swaps the render stage here, where compile_tool looks it up.)
+__all__ = [
+    "DECLARATION",
+    "TOOL_FILES",
+    "Job",
+    "PackageJob",
+    "ToolFile",
+    "ToolJob",
+    "compile_job",
+    "compile_tool",
+    "job_files",
+    "render_tool",
+    "tool_files",
+]
