@@ -20,6 +20,7 @@ from generator.cli.commands import main
 from generator.emit import header
 from generator.ir.names import module_name
 from generator.package import build as build_module
+from generator.package import pipeline
 from generator.package.build import NOT_OUTPUT, OUTPUT_STAGES, build, fingerprint, output_stage
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -144,13 +145,13 @@ def test_check_reuses_so_that_a_no_op_check_renders_nothing_but_the_index(
 ) -> None:
     schemas, out = _setup(tmp_path)
     rendered: list[str] = []
-    real = build_module.render_tool
+    real = pipeline.render_tool
 
     def spy(env: object, plan: object) -> str:
         rendered.append(str(plan))
         return real(env, plan)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(build_module, "render_tool", spy)
+    monkeypatch.setattr(pipeline, "render_tool", spy)
     result = generate(schemas, out, "--check")
     assert result.exit_code == 0, result.output
     assert rendered == []

@@ -18,14 +18,14 @@ from generator.emit.format import format_source
 from generator.emit.render import environment
 from generator.front.load import Declaration, read_all, read_declarations
 from generator.front.vocabulary import VOCABULARIES
-from generator.ir.names import module_name
-from generator.package.build import KEYWORDS, render_job
+from generator.package.build import KEYWORDS
+from generator.package.pipeline import compile_tool
 
 
 def module_body(declaration: Declaration, keywords: str) -> str:
     """One tool module's formatted body (no header), straight through the stages."""
-    body = render_job(environment(), ("tool", declaration), VOCABULARIES[keywords])
-    return format_source(f"{module_name(declaration.name)}.py", body)
+    (body,) = compile_tool(declaration, VOCABULARIES[keywords], environment(), format_source, ("validator",))
+    return body
 
 
 ROOT = Path(__file__).resolve().parent.parent

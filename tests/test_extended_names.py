@@ -12,15 +12,14 @@ from generator.emit.format import format_source
 from generator.emit.render import environment
 from generator.front.load import Declaration, read_declarations
 from generator.front.vocabulary import EXTENDED
-from generator.ir.names import module_name
-from generator.package.build import render_job
+from generator.package.pipeline import compile_tool
 
 REAL = Path(__file__).resolve().parent / "data" / "real-tools"
 
 
 def extended_module(declaration: Declaration) -> str:
-    body = render_job(environment(), ("tool", declaration), EXTENDED)
-    return format_source(f"{module_name(declaration.name)}.py", body)
+    (module,) = compile_tool(declaration, EXTENDED, environment(), format_source, ("validator",))
+    return module
 
 
 def real(file: str) -> str:

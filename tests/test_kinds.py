@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Each kind spelt right, then misspelt; the test expects an error on exactly the misspelt lines.
 _SNIPPET = """\
-from generator.package.build import Job
+from generator.package.pipeline import PackageJob, ToolJob
 from generator.plan.collector import Constant, Function
 from generator.front.errors import Notice, NoticeKind, WarningKind
 from generator.plan.fast import FastObject
@@ -27,7 +27,8 @@ Constant(name="_X", kind="literal", value=1)
 Function(name="_visit_x", kind="visit")
 Keyword("minimum", Step.BOUNDS, macro="number", compare=">=", constrains="number")
 FastObject(required=(), members=[], extra="allow", declared=(), extra_values=[])
-job: Job = ("tool", None)
+job = ToolJob(None, ("validator",))  # type: ignore[arg-type]  # (the declaration is not the point)
+index = PackageJob("_declarations.py", "index", {})
 notice: Notice[NoticeKind] = Notice("f", "", "not-enforced", "r")
 warning: Notice[WarningKind] = Notice("f", "", "not_interpreted", "r")
 form: Shape = "openai-responses"
@@ -37,7 +38,7 @@ Keyword("minimum", Step.BOUNDS, macro="numbr")  # bad
 Keyword("minimum", 3)  # bad: a step by number
 Keyword("minimum", Step.BOUNDS, compare="=>")  # bad
 FastObject(required=(), members=[], extra="alow", declared=(), extra_values=[])  # bad
-bad_job: Job = ("tol", None)  # bad
+bad_index = PackageJob("_declarations.py", "indx", {})  # bad
 bad_notice: Notice[NoticeKind] = Notice("f", "", "not_interpreted", "r")  # bad: the graph's spelling
 bad_form: Shape = "openai_responses"  # bad
 """

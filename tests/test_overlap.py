@@ -221,9 +221,9 @@ def test_a_refusal_while_the_worker_starts_writes_nothing_and_leaves_no_worker(t
 
 # The worker's renderer fails (the parent's, generator/package/build.py's own, does not).
 FAILING_WORKER = """
-def failing(env, job, vocabulary):
+def failing(job, vocabulary, env, finish):
     raise RuntimeError("worker failed")
-overlap.render_job = failing
+overlap.compile_job = failing
 """
 
 # The worker is killed as soon as it is started.
@@ -256,7 +256,7 @@ def test_an_error_the_worker_reports_is_raised_by_the_parent_as_serially(tmp_pat
     folder = generated(tmp_path)
     before = tree(folder / "gen")
     edit(folder / "s" / "Write.json")
-    broken = "from generator.package import build\nbuild.render_tool = lambda env, plan: 'del f()\\n'\n"
+    broken = "from generator.package import pipeline\npipeline.render_tool = lambda env, plan: 'del f()\\n'\n"
     pooled, alone = run(folder, prelude=broken), run(folder, jobs="1", prelude=broken)
     assert pooled.worker[0] and pooled.code == alone.code == 1
     assert pooled.stderr.splitlines()[-1] == alone.stderr.splitlines()[-1]

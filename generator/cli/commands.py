@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
-import keyword
 import math
 import os
 import shlex
 import sys
 import time
-from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -19,7 +17,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from ..base.textui import coloured_diff, counted
-from ..front.errors import NOT_ENFORCED, DeclarationError, Notice, NoticeKind
+from ..front.errors import DeclarationError, Notice, NoticeKind
 from ..front.vocabulary import VOCABULARIES
 from ..package.command import Target, advised_program, import_command, regenerate_command
 from ..sources import stdio as stdio_source
@@ -148,77 +146,33 @@ def generate(  # noqa: PLR0913  # click passes one argument per option of the co
     """
     options = _settings(allow, schemas=schemas, out=out, keywords=keywords)
     # Imported here: the compiler (jinja2, black) costs a third of a second to import, which
-    # the reading commands (validate, explain, audit) should not pay. package.build itself
+    # the reading commands (validate, explain, audit) should not pay. package.run itself
     # imports neither: a renderer does, when it first renders.
-    from ..package.build import build, declaration_files, fingerprint, style_of
-    from ..package.overlap import Service, edited  # (and package.build, which the worker inherits)
-    from ..package.verified import Record, long_lived
-    from ..package.write import OutputError, Staging, check_output_folder, diff, locked
+    from ..package.build import style_of
+    from ..package.run import Settings as Run
+    from ..package.run import generate_package
+    from ..package.write import OutputError
 
-    schemas, out = options.schemas, options.out
-    # The declaration files, which pass 1 then uses; refused, before any work, a folder that is
-    # not there or could only give an empty package.
+    # Refused before any work: a declarations folder that is not there (named with where it
+    # came from); generate_package refuses one that could only give an empty package.
     _schemas_exist(options)
-    if not (declarations := declaration_files(schemas)):
-        _fail(f"{schemas.as_posix()}: no *.json declarations in this folder; nothing written")
-    # When a declaration changed since the package was written (an edit to render), a worker
-    # that imports the compiler and renders pass 2's files starts now, on two or more cores,
-    # so that its start-up overlaps pass 1 (generator/package/overlap.py).
-    service = Service.start(options.keywords) if edited(schemas, declarations, out) else None
-    started = time.perf_counter()
+    command = _regenerate(options)  # what every header names
+    run = Run(
+        options.schemas,
+        options.out,
+        options.keywords,
+        command,
+        check,
+        strict,
+        options.allow,
+        import_command=_reimport(options),
+    )
     try:
-        check_output_folder(out, schemas)
-        _importable(out)  # after the safety checks, whose reasons matter more
-        _style_note(out, style_of(package_generator(out) or ""))
-        # --check reuses too: a file is reused only when its bytes are what its header says
-        # and the package was written by this generator (generator/package/build.py). The lock is
-        # held from the first read of the package to the last write (shared for --check).
-        staging = Staging(out, write=not check)
-        with ExitStack() as stack:
-            if out.is_dir():
-                if check:
-                    stack.enter_context(locked(out, exclusive=False))
-                else:
-                    staging.begin()
-            stack.callback(staging.abort)  # temp files of a run that does not commit
-            # What this run reads it records (beside the package, generator/package/verified.py), so
-            # the next run need not read it again unless it changed.
-            command = _regenerate(options)
-            record = Record(out, fingerprint(options.keywords), command)
-            stack.enter_context(long_lived())  # the record's entries: never scanned for cycles
-            result = build(
-                schemas,
-                reuse=out,
-                keywords=options.keywords,
-                command=command,
-                sink=staging,
-                record=record,
-                listing=staging.listing() if out.is_dir() else None,  # (under the lock)
-                service=service,
-                declarations=declarations,
-                import_command=_reimport(options),
-            )
-            shown = [w for w in result.warnings if not _is_allowed(w, options.allow)]
-            if shown:  # one write, not one per warning: a large catalogue has thousands
-                click.echo("\n".join(map(str, shown)), err=True)
-            if hidden := len(result.warnings) - len(shown):
-                kinds = ", ".join(sorted(options.allow))
-                click.echo(f"({hidden} warning(s) of the allowed kinds not shown: {kinds})", err=True)
-            if strict and shown:
-                _fail(f"{len(shown)} warning(s) under --strict; nothing written")
-            todo = staging.plan() if check else staging.commit()
-            if out.is_dir():
-                # Its entries are facts about files as identified, true in any order of saving.
-                record.save()
-        if not check:
-            click.echo(_summary(todo, result, time.perf_counter() - started))
-        elif todo.in_sync:
-            click.echo(f"{out.as_posix()}: in sync ({len(result.tools)} tools)")
-        else:
-            # The fix is spelt for the working directory, starting with the program as it was typed.
-            fix = _regenerate(options, Path.cwd(), _program())
-            groups = {"changed": todo.changed, "missing": todo.missing, "orphan": todo.orphans}
-            _out_of_sync(out, diff(todo), groups, f"generated code is out of sync; run: {fix}", color)
+        result = generate_package(
+            run,
+            warned=partial(_warned, options.allow),
+            checked=lambda out: _style_note(out, style_of(package_generator(out) or "")),
+        )
     except DeclarationError as exc:  # every refusal of the run; with many, how many and where
         for refusal in exc.refusals:
             click.echo(f"error: {refusal}", err=True)
@@ -228,9 +182,27 @@ def generate(  # noqa: PLR0913  # click passes one argument per option of the co
         sys.exit(2)
     except OutputError as exc:
         _fail(str(exc))
-    finally:  # the worker, on every way out (a refusal exits through SystemExit)
-        if service is not None:
-            service.close()
+    out, todo = options.out, result.plan
+    if todo is None:
+        _fail(f"{len(result.shown)} warning(s) under --strict; nothing written")
+    if not check:
+        click.echo(_summary(todo, result.build, result.seconds))
+    elif todo.in_sync:
+        click.echo(f"{out.as_posix()}: in sync ({len(result.build.tools)} tools)")
+    else:
+        # The fix is spelt for the working directory, starting with the program as it was typed.
+        fix = _regenerate(options, Path.cwd(), _program())
+        groups = {"changed": todo.changed, "missing": todo.missing, "orphan": todo.orphans}
+        _out_of_sync(out, result.diff, groups, f"generated code is out of sync; run: {fix}", color)
+
+
+def _warned(allow: frozenset[str], shown: tuple[Notice[NoticeKind], ...], hidden: int) -> None:
+    """A run's warnings: those shown, then how many of the allowed kinds are not."""
+    if shown:  # one write, not one per warning: a large catalogue has thousands
+        click.echo("\n".join(map(str, shown)), err=True)
+    if hidden:
+        kinds = ", ".join(sorted(allow))
+        click.echo(f"({hidden} warning(s) of the allowed kinds not shown: {kinds})", err=True)
 
 
 @main.command(
@@ -255,19 +227,6 @@ def _schemas_exist(options: Settings) -> None:
         )
 
 
-def _importable(out: Path) -> None:
-    """Refuse an output folder whose name cannot be imported: the package's import name."""
-    name = out.resolve().name
-    if not name.isidentifier() or keyword.iskeyword(name):
-        like = "".join(c if c.isalnum() or c == "_" else "_" for c in name) or "generated"
-        if like[0].isdigit() or keyword.iskeyword(like):
-            like = f"_{like}"
-        _fail(
-            f"{out.as_posix()}: the package folder's name {name!r} is not a Python identifier, "
-            f"so the package could not be imported; choose a name like {like!r}; nothing written"
-        )
-
-
 def _style_note(out: Path, made: int | None) -> None:
     """Say why a package made with another year's black (`made`, from its `Generator:` line) is
     out of sync whatever its declarations: black's stable style changes only with the year."""
@@ -283,12 +242,6 @@ def _style_note(out: Path, made: int | None) -> None:
         "(your environment, the pre-commit hook, CI).",
         err=True,
     )
-
-
-def _is_allowed(warning: Notice[NoticeKind], allow: frozenset[str]) -> bool:
-    """Its kind is allowed, or it is a not-enforced warning whose every keyword is."""
-    keywords = set(warning.keywords) if warning.kind == NOT_ENFORCED else set()
-    return warning.kind in allow or (bool(keywords) and keywords <= allow)
 
 
 def _summary(todo: Plan, result: Build, seconds: float) -> str:

@@ -1,10 +1,12 @@
-"""The pipeline: load -> check -> lower -> plan -> render -> format, plus headers.
+"""The incremental build: the package's files from the declarations, reusing what is on disk.
 
-`build` hands every file the output package should hold, in order, to a sink: in memory
-(Build.files) or generator/package/write.py's Staging, which compares each with the disk as it comes
-and streams the changed ones to temp files. Pass 1 (`_accepted`) reads and checks the
-declarations that changed and raises every refusal before anything is rendered; pass 2
-(`_emit`) renders and formats only the files it cannot take from the disk.
+Each tool goes through the stages in generator/package/pipeline.py `compile_tool` (check ->
+lower -> plan -> render -> format, then its header here). `build` hands every file the output
+package should hold, in order, to a sink: in memory (Build.files) or
+generator/package/write.py's Staging, which compares each with the disk as it comes and streams
+the changed ones to temp files. Pass 1 (`_accepted`) reads and checks the declarations that
+changed and raises every refusal before anything is rendered; pass 2 (`_emit`) compiles only
+the files it cannot take from the disk.
 
 With `reuse` (the output folder), a file already there is taken as it is, unrendered, only
 when all of these hold; anything else is rendered again, so reuse never keeps a stale or
@@ -52,20 +54,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from ..emit import header as hdr
 from ..emit.literal import py_literal
-from ..emit.render import (
-    PATHS,
-    SUPPORT,
-    TEMPLATES,
-    environment,
-    render_declaration,
-    render_declarations,
-    render_init,
-    render_tool,
-)
+from ..emit.render import PATHS, SUPPORT, TEMPLATES, environment
 from ..front.check import check
 from ..front.errors import DeclarationError, Notice, NoticeKind, Refusals
 from ..front.load import (
@@ -79,11 +72,33 @@ from ..front.load import (
     schema_files,
 )
 from ..front.vocabulary import VOCABULARIES, Vocabulary
-from ..ir.lower import lower
 from ..ir.names import module_name
-from ..plan.module import plan
 from .command import BUILT_IN, Target, regenerate_command
-from .verified import Identity, Record, Tool, identity
+from .pipeline import (
+    DECLARATION,
+    TOOL_FILES,
+    Job,
+    PackageJob,
+    ToolJob,
+    compile_job,
+    tool_files,
+)
+from .verified import (
+    MODULE,
+    NAME,
+    POSITION,
+    SERVED_SEEN,
+    SERVED_SHA,
+    UNSEEN,
+    VALIDATOR_SEEN,
+    VALIDATOR_SHA,
+    Identity,
+    Note,
+    Record,
+    Tool,
+    identity,
+)
+from .verified import Accepted as AcceptedTool
 
 if TYPE_CHECKING:  # jinja2 and black are imported by the stages that render (pass 2), only when
     # a run renders here: pass 1 never needs them, so it can run while a worker imports them.
@@ -174,8 +189,6 @@ def fingerprint(keywords: str = "subset") -> str:
     return f"{digest.hexdigest()[:16]} (black {style}.x)"
 
 
-DECLARATION = "_declaration"  # `<module>_declaration.py`: one tool's declaration
-
 class Entry(NamedTuple):
     """One accepted tool, as pass 1 leaves it: what the index and the headers need, no IR.
     (A named tuple rather than a frozen dataclass: a run makes one per tool, and 10,000 of
@@ -194,7 +207,7 @@ class Entry(NamedTuple):
 
     @property
     def files(self) -> tuple[str, str]:
-        return f"{self.module}.py", f"{self.module}{DECLARATION}.py"
+        return tool_files(self.module)
 
 
 class Sink(Protocol):
@@ -303,6 +316,7 @@ def _emit(
         for text in results:
             name, source, source_sha, extra = waiting.popleft()
             assert source is not None and source_sha is not None and extra is not None
+            rendered.append(name)
             if name == "__init__.py":  # its header names every other file's digest: put last
                 init.append(text)
             else:
@@ -318,53 +332,42 @@ def _emit(
         else:
             sink.keep(name)
 
-    def place(
-        name: str,
-        source: str,
-        source_sha: str,
-        job: Job,
-        extra: tuple[tuple[str, str], ...] = (),
-    ) -> None:
-        found = read.get(name)
+    def place(job: PackageJob, source: str, source_sha: str, extra: hdr.Extra = ()) -> None:
+        found = read.get(job.name)
         if found is not None and found[0].matches(source, source_sha, command, extra):
-            keep(name, found[0].body_sha256)
+            keep(job.name, found[0].body_sha256)
         else:
-            formatter.submit(name, job)
-            waiting.append((name, source, source_sha, extra))
-            rendered.append(name)
+            formatter.submit(job)
+            waiting.append((job.name, source, source_sha, extra))
         drain(formatter.ready())
 
     try:
         if not init:  # first: a formatter takes nothing after its finish(); its header is made last
-            formatter.submit("__init__.py", ("init", keywords))
+            formatter.submit(PackageJob("__init__.py", "init", keywords))
             waiting.append(("__init__.py", "", "", ()))
-            rendered.append("__init__.py")
-        current: tuple[str, list[Declaration]] = ("", [])
+        declaration = _read_again(accepted.sources)
         for entry in entries:
             tool_file, declaration_file = entry.files
             tool_body, declaration_body = entry.kept
-            # Read again only for a file to render (a run holds no file's bytes); a file kept
-            # has no text of its own: the next render or the end drains the queue.
-            if None in entry.kept and current[0] != entry.source:
-                current = (entry.source, _read_again(entry, accepted.sources))
             if tool_body is not None:
                 keep(tool_file, tool_body)
-            else:
-                place(tool_file, entry.source, entry.source_sha, ("tool", current[1][entry.position]))
+            # A file not kept is not on disk as this run writes it (pass 1 looked): compiled.
+            # A file kept has no text of its own: the next file compiled or the end drains the queue.
+            if None in entry.kept:
+                job, headed = _tool_job(entry, declaration(entry))
+                formatter.submit(job)
+                waiting.extend(headed)  # in job_files order
+                drain(formatter.ready())
             if declaration_body is not None:
                 keep(declaration_file, declaration_body)
-            else:
-                notes = tuple(_note(n) for n in entry.notices)
-                extra = _declaration_fields((entry.tool, entry.module, entry.position, entry.listed, notes))
-                job: Job = ("served", current[1][entry.position])
-                place(declaration_file, entry.source, entry.source_sha, job, extra)
         # Plain Python files copied as they are: the wording, and the list visits' helpers.
         for copied in (SUPPORT, PATHS):
             text = copied.read_bytes()
             sha = hashlib.sha256(text).hexdigest()
-            place(copied.name, f"templates/{copied.name}", sha, ("text", text.decode("utf-8")))
+            place(PackageJob(copied.name, "copied", text.decode("utf-8")), f"templates/{copied.name}", sha)
         modules = {e.tool: e.module for e in entries}
-        place("_declarations.py", index_source, hdr.package_digest(modules), ("index", modules), imported)
+        index_sha = hdr.package_digest(modules)
+        place(PackageJob("_declarations.py", "index", modules), index_source, index_sha, imported)
         drain(formatter.finish())
     finally:
         formatter.close()
@@ -381,23 +384,46 @@ def _emit(
     return tuple(rendered)
 
 
-def _read_again(entry: Entry, sources: dict[str, tuple[Path, str]]) -> list[Declaration]:
-    """The declarations of `entry`'s file, read again for pass 2 (`sources`: its path and the
-    sha256 pass 1 accepted). A file that is not what pass 1 accepted is refused: nothing is
-    written."""
-    path, sha = sources[entry.source]
-    data = read_source(path, entry.source)
-    if hashlib.sha256(data).hexdigest() != sha:
-        changed = "the file changed while toolgen was reading it; run it again"
-        raise DeclarationError(entry.source, "", changed)
-    return declarations_in(data, entry.source)
+# A file pass 2 compiles, as its header will name it: (file name, source, source sha256, extra).
+Headed = tuple[str, str, str, hdr.Extra]
 
 
-# What pass 2 renders for a file: a tool's module or its declaration module (of this
-# declaration), a copied file (this text), the index (of these modules) or `__init__.py` (of
-# this keyword mode).
-JobKind = Literal["tool", "served", "text", "index", "init"]
-Job = tuple[JobKind, Any]
+def _tool_job(entry: Entry, declaration: Declaration) -> tuple[ToolJob, list[Headed]]:
+    """The files of `entry` not kept, to compile from its `declaration`, and what their headers
+    name past the command: source, its sha256, and for the declaration module the tool, its
+    place and its warnings."""
+    files = tuple(f for f, body in zip(TOOL_FILES, entry.kept, strict=True) if body is None)
+    validator, served = entry.files
+    headed: list[Headed] = []
+    if "validator" in files:
+        headed.append((validator, entry.source, entry.source_sha, ()))
+    if "declaration" in files:
+        notes = tuple(_note(n) for n in entry.notices)
+        extra = _declaration_fields((entry.tool, entry.module, entry.position, entry.listed, notes))
+        headed.append((served, entry.source, entry.source_sha, extra))
+    return ToolJob(declaration, files), headed
+
+
+def _read_again(sources: dict[str, tuple[Path, str]]) -> Callable[[Entry], Declaration]:
+    """An entry's declaration for pass 2, its file read again (a run holds no file's bytes;
+    the last file read is kept, as a file's tools come one after another). `sources`: each
+    file's path and the sha256 pass 1 accepted. A file that is not what pass 1 accepted is
+    refused: nothing is written."""
+    current: tuple[str, list[Declaration]] = ("", [])
+
+    def declaration(entry: Entry) -> Declaration:
+        nonlocal current
+        if current[0] != entry.source:
+            path, sha = sources[entry.source]
+            data = read_source(path, entry.source)
+            if hashlib.sha256(data).hexdigest() != sha:
+                changed = "the file changed while toolgen was reading it; run it again"
+                raise DeclarationError(entry.source, "", changed)
+            current = (entry.source, declarations_in(data, entry.source))
+        return current[1][entry.position]
+
+    return declaration
+
 
 # An edit renders a few files; past this many (a cold run) they are rendered here, with a pool
 # of formatters, and a service started in case of an edit is left unused.
@@ -405,33 +431,17 @@ SERVICE_MAX_FILES = 8
 
 
 class Renderer(Protocol):
-    """Renders and formats pass 2's files: `submit` each, take the formatted bodies in
-    submission order with `ready()` (those done so far) and `finish()` (the rest); `close`
-    stops whatever it started."""
+    """Compiles pass 2's files (generator/package/pipeline.py `compile_job`): `submit` each job,
+    take the formatted bodies of its files (`job_files`) in submission order with `ready()`
+    (those done so far) and `finish()` (the rest); `close` stops whatever it started."""
 
-    def submit(self, name: str, job: Job) -> None: ...
+    def submit(self, job: Job) -> None: ...
 
     def ready(self) -> Iterator[str]: ...
 
     def finish(self) -> Iterator[str]: ...
 
     def close(self) -> None: ...
-
-
-def render_job(env: jinja2.Environment, job: Job, vocabulary: Vocabulary) -> str:
-    """The unformatted body of the file `job` describes."""
-    kind, value = job
-    if kind == "tool":  # check, lower, plan, render
-        graph, checked = check(value, vocabulary)
-        return render_tool(env, plan(lower(value, graph, checked)))
-    return str(value) if kind == "text" else _RENDERERS[kind](env, value)
-
-
-_RENDERERS: dict[JobKind, Callable[[jinja2.Environment, Any], str]] = {
-    "served": render_declaration,
-    "index": render_declarations,
-    "init": render_init,
-}
 
 
 class LocalRenderer:
@@ -443,13 +453,13 @@ class LocalRenderer:
         self._vocabulary = vocabulary
         self._started: tuple[jinja2.Environment, Formatter] | None = None
 
-    def submit(self, name: str, job: Job) -> None:
+    def submit(self, job: Job) -> None:
         if self._started is None:
             from ..emit.format import Formatter
 
             self._started = environment(), Formatter()
         env, formatter = self._started
-        formatter.submit(name, render_job(env, job, self._vocabulary))
+        compile_job(job, self._vocabulary, env, formatter.submit)  # stage 5: the formatter's
 
     def ready(self) -> Iterator[str]:
         return self._started[1].ready() if self._started is not None else iter(())
@@ -473,15 +483,15 @@ def _renderer(entries: list[Entry], vocabulary: Vocabulary, service: Renderer | 
     return LocalRenderer(vocabulary)
 
 
-def _note(notice: Notice[NoticeKind]) -> tuple[str, str, str, tuple[str, ...]]:
+def _note(notice: Notice[NoticeKind]) -> Note:
     """A warning as headers and the record keep it (its file and tool are the entry's)."""
     return notice.pointer, notice.kind, notice.reason, notice.keywords
 
 
-def _declaration_fields(tool: Tool) -> tuple[tuple[str, str], ...]:
+def _declaration_fields(tool: AcceptedTool | Tool) -> tuple[tuple[str, str], ...]:
     """The header fields of a declaration module past its source: enough to take the tool
     back from the disk without reading its declaration (name, place in its file, warnings)."""
-    name, _, position, listed, notes = tool[:_VALIDATOR]
+    name, _, position, listed, notes = tool[:VALIDATOR_SEEN]
     fields = [("Tool", py_literal(name))]
     if listed:
         fields.append(("Position", str(position)))
@@ -518,14 +528,10 @@ def _nothing_on_disk() -> OnDisk:
     """No file on disk may be taken as it is: every file is rendered."""
     return OnDisk(vouched={}, whole=set(), read={}, init=None)
 
-# Where a tool in the record's form (generator/package/verified.py) holds the identity and body
-# sha256 of its validator module, and of its declaration module.
-_VALIDATOR, _SERVED = 5, 7
-
 
 # Pass 1 is one loop over the files, each file's identity, bytes, tools and files on disk
-# deciding what the next step reads; its named stages are the pipeline's (one compile_tool
-# and one generate_package for the cold build and the reuse path), not a lint fix.
+# deciding what the next step reads (the record's entry, the headers on disk, else the file);
+# the stages it names are the pipeline's (generator/package/pipeline.py), not a lint fix.
 def _accepted(  # noqa: C901, PLR0913
     schemas_dir: Path,
     vocabulary: Vocabulary,
@@ -581,7 +587,7 @@ def _accepted(  # noqa: C901, PLR0913
         tools: tuple[Tool, ...] | None = entry[2] if entry is not None and entry[1] == sha else None
         tools = tools if tools is not None else _told_tools(told.get(file), sha)
         # A name or module an earlier file took: the file is read, so the refusal has a cold run's words.
-        if tools is None or any(t[0] in names or t[1] in modules for t in tools):
+        if tools is None or any(t[NAME] in names or t[MODULE] in modules for t in tools):
             try:
                 if data is None:  # known, but not kept: read it after all
                     data = read_source(schemas_dir / file_name, file)
@@ -597,25 +603,26 @@ def _accepted(  # noqa: C901, PLR0913
         kept: list[Tool] = []
         same = entry is not None and seen is entry[0] and tools is entry[2]  # the entry as it was
         for tool in tools:
-            name, module, position, listed, notes = tool[:_VALIDATOR]
+            name, module, position, listed, notes = accepted = tool[:VALIDATOR_SEEN]
             if id(tool) not in disk.whole:  # (both its files vouched for by this very tool: as they are)
                 validator, served = f"{module}.py", f"{module}{_DECLARATION_FILE}"
                 source = (file, sha, command)  # what the headers of its files name
                 on_disk = (
-                    *_found(validator, tool, _VALIDATOR, disk, source, record),
-                    *_found(served, tool, _SERVED, disk, source, record),
+                    *_found(validator, tool, False, disk, source, record),
+                    *_found(served, tool, True, disk, source, record),
                 )
-                same = same and on_disk == tool[_VALIDATOR:]
-                tool = (*tool[:_VALIDATOR], *on_disk)
+                same = same and on_disk == tool[VALIDATOR_SEEN:]
+                tool = (*accepted, *on_disk)
             kept.append(tool)
             notices: tuple[Notice[NoticeKind], ...] = ()
             if notes:
                 notices = tuple(Notice(file, p, k, r, w, name if listed else "") for p, k, r, w in notes)
                 warnings.extend(notices)
-            entries.append(Entry(name, module, file, sha, position, listed, notices, (tool[6], tool[8])))
+            kept_bodies = (tool[VALIDATOR_SHA], tool[SERVED_SHA])
+            entries.append(Entry(name, module, file, sha, position, listed, notices, kept_bodies))
             names.setdefault(name, file)
             modules[module] = file
-            if tool[6] is None or tool[8] is None:
+            if None in kept_bodies:
                 sources[file] = (schemas_dir / file_name, sha)
         if record is not None:
             record.keep(file, entry if same and entry is not None else (seen, sha, tuple(kept)))
@@ -660,26 +667,28 @@ def _checked(
         # Only its name and where it is are needed past here (a later clash names them).
         names[declaration.name] = dataclasses.replace(declaration, parameters=None, raw=None)
         notes = tuple(_note(n) for n in checked.notices)
-        tools.append((declaration.name, module, position, declaration.listed, notes, None, None, None, None))
+        tools.append((declaration.name, module, position, declaration.listed, notes, *UNSEEN))
     return tuple(tools)
 
 
 def _found(
     name: str,
     tool: Tool,
-    at: int,
+    served: bool,
     disk: OnDisk,
     source: tuple[str, str, str],
     record: Record | None,
 ) -> tuple[Identity | None, str | None]:
-    """(identity to record, body sha256) of the file `name` of `tool` (`at`: which of its
-    two) when it is the one this run would write for `source` (file, sha256, command):
-    vouched for by the record's entry of this very tool, or read with that very header;
-    else (None, None): it is rendered."""
+    """(identity to record, body sha256) of the file `name` of `tool` (its declaration module
+    when `served`, else its validator) when it is the one this run would write for `source`
+    (file, sha256, command): vouched for by the record's entry of this very tool, or read with
+    that very header; else (None, None): it is rendered."""
     if disk.vouched.get(name) is tool:
-        return tool[at], tool[at + 1]
+        if served:
+            return tool[SERVED_SEEN], tool[SERVED_SHA]
+        return tool[VALIDATOR_SEEN], tool[VALIDATOR_SHA]
     found = disk.read.get(name)
-    if found is None or not found[0].matches(*source, () if at == _VALIDATOR else _declaration_fields(tool)):
+    if found is None or not found[0].matches(*source, _declaration_fields(tool) if served else ()):
         return None, None
     return (record.seen(found[1]) if record is not None else None), found[0].body_sha256
 
@@ -731,8 +740,8 @@ def _told_tools(told: list[tuple[str, Tool]] | None, sha: str) -> tuple[Tool, ..
     they cannot be all of them (another sha256 named, a place missing): the file is read."""
     if not told or any(s != sha for s, _ in told):
         return None
-    tools = sorted((t for _, t in told), key=lambda t: t[2])
-    return tuple(tools) if [t[2] for t in tools] == list(range(len(tools))) else None
+    tools = sorted((t for _, t in told), key=lambda t: t[POSITION])
+    return tuple(tools) if [t[POSITION] for t in tools] == list(range(len(tools))) else None
 
 
 _DECLARATION_FILE = f"{DECLARATION}.py"
@@ -753,7 +762,7 @@ def _told(module: str, fields: dict[str, str]) -> Tool | None:
     # another tool was edited, and the file's declarations are read instead.
     if not isinstance(tool, str) or module_name(tool) != module:
         return None
-    return tool, module, position, listed, notes, None, None, None, None
+    return tool, module, position, listed, notes, *UNSEEN
 
 
 def _read(path: Path) -> tuple[str, os.stat_result] | None:
@@ -819,14 +828,16 @@ def _on_disk(
         for entry in known:
             for tool in entry[2] if entry is not None else ():
                 # (Written out for each of the two files: this runs 20,000 times an edit.)
-                validator = f"{tool[1]}.py"
-                if tool[5] is not None and _unchanged(validator, listing, folder, tool[5]):
+                validator = f"{tool[MODULE]}.py"
+                seen = tool[VALIDATOR_SEEN]
+                if seen is not None and _unchanged(validator, listing, folder, seen):
                     vouched[validator] = tool
-                    bodies[validator] = tool[6]
-                served = f"{tool[1]}{_DECLARATION_FILE}"
-                if tool[7] is not None and _unchanged(served, listing, folder, tool[7]):
+                    bodies[validator] = tool[VALIDATOR_SHA]
+                served = f"{tool[MODULE]}{_DECLARATION_FILE}"
+                seen = tool[SERVED_SEEN]
+                if seen is not None and _unchanged(served, listing, folder, seen):
                     vouched[served] = tool
-                    bodies[served] = tool[8]
+                    bodies[served] = tool[SERVED_SHA]
                     if validator in vouched:  # both: the tool is taken as it is without a lookup
                         whole.add(id(tool))
     finally:
@@ -872,5 +883,5 @@ def _headers(
 
 
 __all__ = [
-    "Build", "Declaration", "Entry", "Sink", "black_style", "build", "fingerprint", "render_tool", "style_of",
+    "DECLARATION", "Build", "Declaration", "Entry", "Sink", "black_style", "build", "fingerprint", "style_of",
 ]  # fmt: skip

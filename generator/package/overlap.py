@@ -6,10 +6,10 @@ scan of 10,000 unchanged tools. When a declaration changed since the package was
 (`edited`), on Linux with two or more usable cores, the CLI forks one worker as soon as it
 has imported generator.package.build (which imports neither): the worker imports the compiler and
 compiles a tool's templates while the parent scans, then renders and formats what pass 2
-sends it with the functions a run here uses (generator/package/build.py `render_job`,
-generator/emit/format.py `format_source`), so the bytes are the same. A run with nothing to
-render never waits for it; one with many files renders here (generator/package/build.py
-`_renderer`).
+sends it with the functions a run here uses (generator/package/pipeline.py `compile_job`,
+finishing each file with generator/emit/format.py `format_source`), so the bytes are the
+same. A run with nothing to render never waits for it; one with many files renders here
+(generator/package/build.py `_renderer`).
 
 A worker that dies or reports an error is left: the file it failed on and every file sent
 after it are rendered here, in order (an error raised here again, as a serial run raises
@@ -33,15 +33,16 @@ from pathlib import Path
 
 from ..base.pool import can_fork, usable_workers
 from ..front.vocabulary import VOCABULARIES
-from .build import Job, LocalRenderer, Renderer, render_job
+from .build import LocalRenderer, Renderer
+from .pipeline import Job, compile_job
 
 # The templates a tool's two modules render with (module.py.j2 includes the other two).
 _TOOL_TEMPLATES = ("module.py.j2", "checks.j2", "collector.j2", "declaration.py.j2")
 
 
 def _worker(conn: Connection, parents: Connection, keywords: str) -> None:
-    """The worker: import the compiler and compile the templates, then render and format each
-    job received until the parent closes the pipe."""
+    """The worker: import the compiler and compile the templates, then compile each job
+    received (its files' formatted bodies, in order) until the parent closes the pipe."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # ^C is the parent's to handle; it kills us
     parents.close()  # the parent's end open in the parent only: its exit ends our input
     try:
@@ -54,11 +55,11 @@ def _worker(conn: Connection, parents: Connection, keywords: str) -> None:
         vocabulary = VOCABULARIES[keywords]
         while True:
             try:
-                name, job = conn.recv()
+                job = conn.recv()
             except (EOFError, OSError):
                 return  # the parent is gone, or done
             try:
-                reply: str | None = format_source(name, render_job(env, job, vocabulary))
+                reply: list[str] | None = compile_job(job, vocabulary, env, format_source)
             except Exception:  # rendered again by the parent, which raises it as a serial run does
                 reply = None
             conn.send(reply)
@@ -89,7 +90,7 @@ class Service:
         self._process = process
         self._conn = conn
         self._keywords = keywords
-        self._pending: deque[tuple[str, Job]] = deque()  # sent, not answered yet, in order
+        self._pending: deque[Job] = deque()  # sent, not answered yet, in order
         self._here: Renderer | None = None  # once the worker is left
 
     @classmethod
@@ -110,13 +111,13 @@ class Service:
             theirs.close()
         return cls(process, mine, keywords)
 
-    def submit(self, name: str, job: Job) -> None:
+    def submit(self, job: Job) -> None:
         if self._here is not None:
-            self._here.submit(name, job)
+            self._here.submit(job)
             return
-        self._pending.append((name, job))
+        self._pending.append(job)
         try:
-            self._conn.send((name, job))
+            self._conn.send(job)
         except Exception:  # a closed pipe, a value pickle refuses: rendered here in any case
             self._leave()
 
@@ -139,15 +140,15 @@ class Service:
             return True  # _receive finds out
 
     def _receive(self) -> Iterator[str]:
-        """The oldest pending file's body, or nothing when the worker failed on it (then it
-        and every file after it is rendered here)."""
+        """The bodies of the oldest pending job's files, or nothing when the worker failed on it
+        (then it and every job after it is compiled here)."""
         try:
-            text: str | None = self._conn.recv()
+            texts: list[str] | None = self._conn.recv()
         except (OSError, EOFError):
-            text = None
-        if text is not None:
+            texts = None
+        if texts is not None:
             self._pending.popleft()
-            yield text
+            yield from texts
         else:
             self._leave()
 
@@ -155,8 +156,8 @@ class Service:
         """Stop the worker; the files pending go, in order, to a renderer here."""
         self._stop()
         self._here = LocalRenderer(VOCABULARIES[self._keywords])
-        for name, job in self._pending:
-            self._here.submit(name, job)
+        for job in self._pending:
+            self._here.submit(job)
         self._pending.clear()
 
     def _stop(self) -> None:

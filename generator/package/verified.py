@@ -51,9 +51,10 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from ..emit.header import Header
+from ..front.errors import NoticeKind
 from .write import atomic_write
 
 # The record is chunks of marshal data (fast to load: it is read by every run, 10,000
@@ -74,11 +75,26 @@ MARGIN_NS = 2_000_000_000  # older than this when recorded: see the module docst
 # record rather than six: loading 30,000 of them is a third of the time it takes to read it).
 Identity = bytes
 _IDENTITY = struct.Struct("<QqqQQ")
-# A declaration file's entry: (identity or None, sha256, its tools), each tool
-# (tool, module, position, listed, warnings, validator identity or None, its body sha256 or
-# None, declaration module identity or None, its body sha256 or None); a warning is
-# (pointer, kind, reason, keywords). A package file's: (identity, source, header fields).
-Tool = tuple[Any, ...]
+# A declaration file's entry: (identity or None, sha256, its tools). A package file's:
+# (identity, source, header fields). Plain tuples, not named ones: marshal writes only exact
+# tuples, and loading 10,000 entries a run is the record's whole point. So a tool is a plain
+# tuple read at these named offsets:
+NAME: Final = 0  # the tool's name
+MODULE: Final = 1  # its module's name (generator/ir/names.py)
+POSITION: Final = 2  # among the tools of its file, from 0
+LISTED: Final = 3  # one of many tools in its file
+WARNINGS: Final = 4  # each (pointer, kind, reason, keywords)
+VALIDATOR_SEEN: Final = 5  # its validator module's identity as recorded, or None
+VALIDATOR_SHA: Final = 6  # that module's body sha256 when it is this run's, else None
+SERVED_SEEN: Final = 7  # its declaration module's identity as recorded, or None
+SERVED_SHA: Final = 8  # that module's body sha256 when it is this run's, else None
+Note = tuple[str, NoticeKind, str, tuple[str, ...]]  # a warning as headers and the record keep it
+Tool = tuple[str, str, int, bool, tuple[Note, ...], Identity | None, str | None, Identity | None, str | None]
+# What pass 1 learns of a tool before it looks at the disk (NAME to WARNINGS), and what it finds
+# there for its two files (VALIDATOR_SEEN to SERVED_SHA).
+Accepted = tuple[str, str, int, bool, tuple[Note, ...]]
+Found = tuple[Identity | None, str | None, Identity | None, str | None]
+UNSEEN: Found = (None, None, None, None)  # neither file found on disk as this run writes it
 _HEADED = {"Source sha256", "Body sha256"}  # the fields every header has
 _SEEN = (bytes, type(None))
 _NOTE = (str, str, str, tuple)
@@ -149,11 +165,11 @@ class Record:
             if not (isinstance(seen, _SEEN) and type(sha) is str and type(tools) is tuple):
                 return None
             for tool in tools:  # (a loop: all() over a generator costs an edit of 10,000 tools 20 ms)
-                if len(tool) != 9 or type(tool[0]) is not str or type(tool[1]) is not str:
+                if len(tool) != 9 or type(tool[NAME]) is not str or type(tool[MODULE]) is not str:
                     return None
-                if type(tool[2]) is not int or type(tool[4]) is not tuple:
+                if type(tool[POSITION]) is not int or type(tool[WARNINGS]) is not tuple:
                     return None
-                for note in tool[4]:
+                for note in tool[WARNINGS]:
                     if len(note) != 4 or not all(map(isinstance, note, _NOTE)):
                         return None
         except (TypeError, ValueError):
