@@ -71,7 +71,7 @@ class Header:
     def matches(self, source: str, source_sha256: str, command: str, extra: Extra) -> bool:
         """Whether a file with this header is the one a run would write for this source: the
         same source, source sha256, regenerate command and other fields (a declaration
-        module's tool, position and warnings), in the same order."""
+        module's tool, position and warnings; the index's import command), in the same order."""
         own = tuple((k, v) for k, v in self.fields.items() if k not in _OWN)
         mine = (self.fields["Source sha256"], self.source, self.command, own)
         return mine == (source_sha256, source, command, extra)

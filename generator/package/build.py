@@ -22,9 +22,11 @@ edited file:
   (generator/package/verified.py) in the entry of this very tool of this very declaration file, its
   identity (size, mtime, ctime, inode, device, `lstat`) unchanged since it was recorded, or
   read with exactly the header this run would write: the same source, source sha256 and
-  regenerate command and, for a declaration module, the same tool, position and warnings.
-  (A tool moved to another declaration file is written again: its old entry vouches for the
-  bytes, not for the new source.)
+  regenerate command and, for a declaration module, the same tool, position and warnings,
+  for the index `_declarations.py` the same import command (its `Import` field: a package
+  whose declarations are imported from elsewhere now, or no longer, is written again, so
+  the fix commands a guard prints are the project's). (A tool moved to another declaration
+  file is written again: its old entry vouches for the bytes, not for the new source.)
 
 `__init__.py`'s body depends only on the keyword mode and the generator, which the
 fingerprint names: in a trusted package it is taken from the disk and only its header (the
