@@ -54,6 +54,15 @@ def report_rejection(
     telemetry.record_rejection(name, issues)
 
 
+def message_of(check: Callable[[object], str | None], name: str, args: object) -> str | None:
+    """What a tool's validate function says of a call; a validator never raises, and what a
+    hand-made package's raises is the message."""
+    try:
+        return check(args)
+    except Exception as exc:
+        return f"{name} failed: its validator raised {describe_exception(exc)}"
+
+
 def check_call(
     validators: Validators,
     name: str,
@@ -68,13 +77,62 @@ def check_call(
     check = validators.validator(name)
     if check is None:
         return None
-    try:
-        message = check(args)
-    except Exception as exc:  # a validator never raises; a hand-made package might
-        message = f"{name} failed: its validator raised {describe_exception(exc)}"
+    message = message_of(check, name, args)
     if message is not None:
         report_rejection(validators, name, args, on_validation_failure)
     return message
+
+
+def repaired(validators: Validators, name: str, args: object) -> tuple[object, tuple[Any, ...]]:
+    """The package's `repair(name, args)` (a package whose project adopted repair kinds,
+    docs/audit-suggest.md): (the repaired arguments, the repairs made), else (args, ()), also
+    for a package without `repair`. Never raises."""
+    fix = getattr(validators, "repair", None)
+    if fix is None:
+        return args, ()
+    try:
+        fixed, made = fix(name, args)
+        return fixed, tuple(made)
+    except Exception:  # a generated repair() never raises; a hand-made package might
+        return args, ()
+
+
+def report_repairs(
+    name: str, args: object, repairs: tuple[Any, ...], on_validation_failure: ValidationFailure | None
+) -> None:
+    """Tell the failure callback, when it records repairs (a `repaired(tool, args, repairs)`
+    method: `JsonlFailureSink`), and OpenTelemetry (if installed); never raises."""
+    record = getattr(on_validation_failure, "repaired", None)
+    if record is not None:
+        with contextlib.suppress(Exception):
+            record(name, args, repairs)
+    telemetry.record_repairs(name, repairs)
+
+
+def checked_call(
+    validators: Validators,
+    name: str,
+    args: object,
+    *,
+    on_validation_failure: ValidationFailure | None = None,
+) -> tuple[str | None, object]:
+    """`check_call`, with the repairs the package's project adopted: (None, the arguments to
+    pass to the tool) for a valid call, a tool the package does not declare, or a call the
+    adopted repairs make valid (reported as repaired: the arguments are the repaired ones);
+    else (the message of the call as sent, the arguments as sent), reported as a rejection.
+    Never raises."""
+    check = validators.validator(name)
+    if check is None:
+        return None, args
+    message = message_of(check, name, args)
+    if message is None:
+        return None, args
+    fixed, made = repaired(validators, name, args)
+    if made:
+        report_repairs(name, args, made, on_validation_failure)
+        return None, fixed
+    report_rejection(validators, name, args, on_validation_failure)
+    return message, args
 
 
 def declaration(validators: Validators, name: str) -> dict[str, Any]:

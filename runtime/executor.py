@@ -12,7 +12,16 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from .check import ValidationFailure, Validators, not_declared, package_name, report_rejection
+from .check import (
+    ValidationFailure,
+    Validators,
+    message_of,
+    not_declared,
+    package_name,
+    repaired,
+    report_rejection,
+    report_repairs,
+)
 from .drift import OnStale, in_step
 from .names import meant
 from .result import Handler, ToolResult, describe_exception, failed
@@ -54,6 +63,10 @@ class ToolExecutor:
     `on_validation_failure(tool_name, args, issues)` is told about each call the validators
     reject, before the failed result is returned; whatever it raises is swallowed. Each
     rejection is also reported to OpenTelemetry when it is installed (`toolgen.runtime.telemetry`).
+    A call that the repair kinds the package's project adopted rescue (its `repair()`,
+    docs/audit-suggest.md) runs with the repaired arguments, and each repair is reported:
+    to `on_validation_failure.repaired(tool_name, args, repairs)` when the callback has that
+    method (`JsonlFailureSink` does), and to OpenTelemetry (`toolgen.tool_input.repaired`).
 
     `live_tools`, the tools' declarations as they are now (any form `toolgen.runtime.drift.compare`
     takes), are compared with the package's once, here: a stale tool raises StaleValidators,
@@ -163,7 +176,7 @@ class ToolExecutor:
             hint = meant(name, self._tools)
             return failed(f"No such tool available: {name}" + (f". Did you mean {hint}?" if hint else ""))
         if tool.origin == "declared":
-            rejected = self._validate(name, args)
+            rejected, args = self._validate(name, args)
             if rejected is not None:
                 return rejected
         if tool.handler is None:
@@ -195,19 +208,22 @@ class ToolExecutor:
             return f"the permission callback raised {describe_exception(exc)}; treated as a denial"
         return None if allowed is True else "permission was denied"
 
-    def _validate(self, name: str, args: object) -> ToolResult | None:
+    def _validate(self, name: str, args: object) -> tuple[ToolResult | None, object]:
+        """(None, the arguments to run with) for a valid call or one the adopted repairs
+        rescue (the repaired arguments, reported), else (the failed result, args)."""
         check = self._validators.validator(name)
         if check is None:
             # Fail closed: a declared tool the package cannot check is not run unchecked.
-            return failed(f"{name} has no validator; it was not run")
-        try:
-            message = check(args)
-        except Exception as exc:
-            message = f"{name} failed: its validator raised {describe_exception(exc)}"
+            return failed(f"{name} has no validator; it was not run"), args
+        message = message_of(check, name, args)
         if message is None:
-            return None
+            return None, args
+        fixed, made = repaired(self._validators, name, args)
+        if made:
+            report_repairs(name, args, made, self._on_validation_failure)
+            return None, fixed
         report_rejection(self._validators, name, args, self._on_validation_failure)
-        return failed(message)
+        return failed(message), args
 
     def _hooks_for(self, event: str, name: str) -> list[_Hook]:
         return [h for h in self._hooks if h.event == event and (h.names is None or name in h.names)]

@@ -6,6 +6,13 @@ becomes one line:
     {"event": "tool_input_rejected", "timestamp": "2026-12-02T10:55:01.123+00:00",
      "tool": "TaskUpdate", "issues": [{"kind": "missing", "path": "taskId", "line": "..."}]}
 
+A call that a repair kind the project adopted rescues (the package's `repair()`, see
+docs/audit-suggest.md) is not rejected: the sink's `repaired` method, which the pipeline
+calls instead, writes one line per repair made:
+
+    {"event": "tool_input_repaired", "timestamp": "...", "tool": "Read",
+     "kind": "number-from-string", "parameter": "limit", "path": "limit"}
+
 Issue lines name parameters and types, never values. The call's arguments are written only
 when the sink is built with `include_arguments=True` (they may hold secrets or user data).
 `toolgen audit` reads these files. Standard library only; never raises into the caller.
@@ -25,6 +32,8 @@ from typing import Any, Protocol
 # `toolgen audit` reads; restated, not imported, since the runtime serves whichever package the
 # user passes (tests/test_runtime_names.py holds the two equal).
 EVENT = "tool_input_rejected"
+# The event of a repair made (templates/_repair.py's REPAIR_EVENT, which `toolgen audit` reads).
+REPAIR_EVENT = "tool_input_repaired"
 
 
 class IssueLike(Protocol):
@@ -58,6 +67,37 @@ def failure_record(
     if include_arguments:
         record["arguments"] = args
     return record
+
+
+class RepairLike(Protocol):
+    """What the sink reads of a repair made (a generated package's `Repair`)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def parameter(self) -> str: ...
+    @property
+    def path(self) -> str: ...
+
+
+def repair_records(
+    tool_name: str, args: object, repairs: Iterable[RepairLike], include_arguments: bool, now: datetime
+) -> list[dict[str, Any]]:
+    """One record per repair made to a call (`args`: the call as it was sent)."""
+    records: list[dict[str, Any]] = []
+    for repair in repairs:
+        record: dict[str, Any] = {
+            "event": REPAIR_EVENT,
+            "timestamp": now.isoformat(timespec="milliseconds"),
+            "tool": tool_name,
+            "kind": repair.kind,
+            "parameter": repair.parameter,
+            "path": repair.path,
+        }
+        if include_arguments:
+            record["arguments"] = args
+        records.append(record)
+    return records
 
 
 def _now() -> datetime:
@@ -98,6 +138,21 @@ class JsonlFailureSink:
             with self._lock:
                 self._drop(exc)
             return
+        self._append(data, 1)
+
+    def repaired(self, tool_name: str, args: object, repairs: tuple[RepairLike, ...]) -> None:
+        """A call the adopted repairs rescued: one line per repair, in a single write (`args`:
+        the call as sent, written only with `include_arguments`)."""
+        try:
+            records = repair_records(tool_name, args, repairs, self.include_arguments, _now())
+            data = b"".join(_encode(record) for record in records)
+        except Exception as exc:
+            with self._lock:
+                self._drop(exc)
+            return
+        self._append(data, len(records))
+
+    def _append(self, data: bytes, lines: int) -> None:
         with self._lock:
             try:
                 with self.path.open("ab") as stream:
@@ -105,7 +160,7 @@ class JsonlFailureSink:
             except OSError as exc:
                 self._drop(exc)
                 return
-            self.written += 1
+            self.written += lines
 
     def _drop(self, exc: Exception) -> None:
         self.dropped += 1

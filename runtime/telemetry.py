@@ -7,6 +7,11 @@ once per issue (`tool`, `kind`, `parameter`). A parameter is the issue's path wi
 positions merged (`questions[*].header`, as `toolgen audit` groups them), `(input)` for the
 arguments as a whole. Argument values are never recorded.
 
+A call that the repair kinds a project adopted rescue (docs/audit-suggest.md) is not
+rejected: each repair made increments `toolgen.tool_input.repaired` (`tool`, `kind`,
+`parameter`, the parameter as the adoption names it), so the evidence keeps coming once a
+rule is adopted.
+
 Without the package nothing happens, and nothing is imported until the first rejection.
 The API is a no-op until the application installs an SDK; reporting never raises.
 """
@@ -22,6 +27,7 @@ from .failures import IssueLike
 EVENT = "tool_input_rejected"
 REJECTED_CALLS = "toolgen.tool_calls.rejected"
 ISSUES = "toolgen.tool_input.issues"
+REPAIRED = "toolgen.tool_input.repaired"
 
 _POSITION = re.compile(r"\[\d+\]")
 _UNSET: Any = object()
@@ -75,4 +81,33 @@ def record_rejection(tool_name: str, issues: Iterable[IssueLike]) -> None:
         for kind, name in zip(kinds, parameters, strict=True):
             counted.add(1, {"tool": tool_name, "kind": kind, "parameter": name})
     except Exception:  # telemetry must never change what the model gets back
+        return
+
+
+_repaired: Any = _UNSET  # the repairs counter, or None without the API
+
+
+def _repaired_counter() -> Any:
+    global _repaired
+    if _repaired is _UNSET:
+        try:
+            from opentelemetry import metrics
+        except ImportError:
+            _repaired = None
+        else:
+            meter = metrics.get_meter("toolgen")
+            made = "Repairs made to tool calls"
+            _repaired = meter.create_counter(REPAIRED, unit="{repair}", description=made)
+    return _repaired
+
+
+def record_repairs(tool_name: str, repairs: Iterable[Any]) -> None:
+    """Count each repair made to one call (kind, parameter); never raises."""
+    try:
+        counter = _repaired_counter()
+        if counter is None:
+            return
+        for repair in repairs:
+            counter.add(1, {"tool": tool_name, "kind": str(repair.kind), "parameter": str(repair.parameter)})
+    except Exception:  # telemetry must never change what the tool gets
         return

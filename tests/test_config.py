@@ -102,7 +102,33 @@ def test_without_a_table_the_defaults_hold(tmp_path: Path) -> None:
             '[tool.toolgen]\nschema = "decls"\n',
             "pyproject.toml: [tool.toolgen] schema: unknown key; "
             "expected one of schemas, out, keywords, allow, import, import-stdio, "
-            "suggest-min-rescued, suggest-min-share",
+            "suggest-min-rescued, suggest-min-share, repairs",
+        ),
+        # The repair kinds a project adopts (docs/audit-suggest.md): each bad entry named by
+        # the table it is in and its key.
+        ('[tool.toolgen]\nrepairs = ["enum-case"]\n', "pyproject.toml: [tool.toolgen.repairs] must be a table"),
+        (
+            '[tool.toolgen.repairs]\nal = ["enum-case"]\n',
+            "pyproject.toml: [tool.toolgen.repairs] al: unknown key; expected one of all, tools, parameters",
+        ),
+        (
+            '[tool.toolgen.repairs]\nall = "enum-case"\n',
+            "pyproject.toml: [tool.toolgen.repairs] all: expected a list of repair kinds",
+        ),
+        (
+            '[tool.toolgen.repairs.tools]\nTaskUpdate = ["enum-cas"]\n',
+            "pyproject.toml: [tool.toolgen.repairs.tools] TaskUpdate: 'enum-cas' is not a repair kind; "
+            "expected one of number-from-string, boolean-from-string, json-from-string, "
+            "array-from-single, enum-case, renamed-parameter, null-as-missing",
+        ),
+        (
+            '[tool.toolgen.repairs.parameters]\nRead = ["number-from-string"]\n',
+            "pyproject.toml: [tool.toolgen.repairs.parameters] Read: expected a table of parameter = [kinds]",
+        ),
+        (
+            '[tool.toolgen.repairs.parameters.AskUserQuestion]\n"questions[*].multiSelect" = [true]\n',
+            'pyproject.toml: [tool.toolgen.repairs.parameters.AskUserQuestion] "questions[*].multiSelect": '
+            "expected a list of repair kinds",
         ),
         (
             "[tool.toolgen]\nsuggest-min-rescued = 0\n",

@@ -152,6 +152,7 @@ def generate(  # noqa: PLR0913  # click passes one argument per option of the co
     from ..package.run import Settings as Run
     from ..package.run import generate_package
     from ..package.write import OutputError
+    from ..plan.repairs import AdoptionError
 
     # Refused before any work: a declarations folder that is not there (named with where it
     # came from); generate_package refuses one that could only give an empty package.
@@ -166,6 +167,7 @@ def generate(  # noqa: PLR0913  # click passes one argument per option of the co
         strict,
         options.allow,
         import_command=_reimport(options),
+        repairs=options.repairs,
     )
     try:
         result = generate_package(
@@ -182,6 +184,9 @@ def generate(  # noqa: PLR0913  # click passes one argument per option of the co
         sys.exit(2)
     except OutputError as exc:
         _fail(str(exc))
+    except AdoptionError as exc:  # a tool or parameter [tool.toolgen.repairs] names is not declared
+        shown = options.config.name if options.config is not None else "pyproject.toml"
+        _fail(f"{shown}: {exc}; nothing written")
     out, todo = options.out, result.plan
     if todo is None:
         _fail(f"{len(result.shown)} warning(s) under --strict; nothing written")

@@ -17,6 +17,7 @@ from ..front.errors import NOTICE_KINDS
 from ..front.load import TOML_ERRORS, project_root, read_toml
 from ..front.vocabulary import ANNOTATIONS, VOCABULARIES
 from ..front.vocabulary import KNOWN_NOT_INTERPRETED as ALLOWABLE_KEYWORDS
+from ..plan.repairs import KINDS, Adoption, adoption, toml_key
 
 KEYWORD_MODES = tuple(VOCABULARIES)
 DEFAULTS: dict[str, str] = {"schemas": "tool_schemas", "out": "generated", "keywords": "subset"}
@@ -24,7 +25,10 @@ LISTS = ("allow", "import", "import-stdio")  # keys whose value is a list of str
 # `audit --suggest`'s evidence bar (docs/audit-suggest.md): a count of calls, and a share.
 MIN_RESCUED, MIN_SHARE = "suggest-min-rescued", "suggest-min-share"
 NUMBERS = (MIN_RESCUED, MIN_SHARE)
-KEYS = (*DEFAULTS, *LISTS, *NUMBERS)
+# The repair kinds a project adopts (docs/audit-suggest.md, `[tool.toolgen.repairs]`): a table.
+REPAIRS = "repairs"
+REPAIRS_KEYS = ("all", "tools", "parameters")
+KEYS = (*DEFAULTS, *LISTS, *NUMBERS, REPAIRS)
 # What `--allow` (and `allow = [...]`) names: a kind of warning (generator/front/errors.py), or a
 # JSON Schema keyword that a "not enforced" warning may list; a "not enforced" warning is
 # allowed when every keyword it lists is. Keywords the generator interprets in both modes are
@@ -32,6 +36,9 @@ KEYS = (*DEFAULTS, *LISTS, *NUMBERS)
 # still accepted: a project that allowed `default` before it stopped being reported keeps working.
 WARNING_KINDS = tuple(NOTICE_KINDS.values())
 ALLOWABLE = frozenset(WARNING_KINDS + ALLOWABLE_KEYWORDS) | ANNOTATIONS
+
+
+NO_ADOPTION = Adoption()
 
 
 class ConfigError(Exception):
@@ -57,6 +64,8 @@ class Settings:
     # `audit --suggest`'s evidence bar from the table; None: the command line's, else the default.
     min_rescued: int | None = None
     min_share: float | None = None
+    # The repair kinds the project adopted (`[tool.toolgen.repairs]`); empty: none.
+    repairs: Adoption = NO_ADOPTION
 
     def origin(self, key: str) -> str:
         """Where a folder option's value came from, for messages."""
@@ -87,7 +96,10 @@ def table(root: Path, here: Path) -> tuple[Path | None, dict[str, Any]]:
     for key, value in found.items():
         if key not in KEYS:
             raise refused(f"{key}: unknown key; expected one of {', '.join(KEYS)}")
-        if (problem := value_problem(key, value)) is not None:
+        if key == REPAIRS:
+            if (at := repairs_problem(value)) is not None:
+                raise ConfigError(f"{shown}: [tool.toolgen.{at[0]}] {at[1]}")
+        elif (problem := value_problem(key, value)) is not None:
             raise refused(f"{key}: {problem}")
     keywords = found.get("keywords")
     if keywords is not None and keywords not in KEYWORD_MODES:
@@ -111,6 +123,53 @@ def value_problem(key: str, value: object) -> str | None:
             allowed(value)
         except ValueError as exc:
             return str(exc)
+    return None
+
+
+def repairs_problem(value: object) -> tuple[str, str] | None:
+    """Where and why `value` cannot be the `[tool.toolgen.repairs]` table, or None: (the
+    table's dotted name, the problem naming its key). `all` is a list of kinds, `tools` a table
+    of tool -> kinds, `parameters` a table of tool -> a table of parameter -> kinds."""
+    if not isinstance(value, dict):
+        return "repairs", "must be a table"
+    for key, member in value.items():
+        if key not in REPAIRS_KEYS:
+            return "repairs", f"{key}: unknown key; expected one of {', '.join(REPAIRS_KEYS)}"
+        if key == "all":
+            problem = kinds_problem(member)
+            if problem is not None:
+                return "repairs", f"all: {problem}"
+        elif not isinstance(member, dict):
+            return "repairs", f"{key}: expected a table"
+        for tool, listed in member.items() if isinstance(member, dict) else ():
+            found = _tool_problem(key, tool, listed)
+            if found is not None:
+                return found
+    return None
+
+
+def _tool_problem(key: str, tool: str, listed: object) -> tuple[str, str] | None:
+    """What is wrong with one tool's entry under `tools` or `parameters`, where."""
+    name = toml_key(tool)
+    if key == "tools":
+        problem = kinds_problem(listed)
+        return None if problem is None else ("repairs.tools", f"{name}: {problem}")
+    if not isinstance(listed, dict):
+        return "repairs.parameters", f"{name}: expected a table of parameter = [kinds]"
+    for parameter, kinds in listed.items():
+        problem = kinds_problem(kinds)
+        if problem is not None:
+            return f"repairs.parameters.{name}", f"{toml_key(parameter)}: {problem}"
+    return None
+
+
+def kinds_problem(value: object) -> str | None:
+    """Why `value` cannot be a list of repair kinds, or None."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        return "expected a list of repair kinds"
+    for kind in value:
+        if kind not in KINDS:
+            return f"{kind!r} is not a repair kind; expected one of {', '.join(KINDS)}"
     return None
 
 
@@ -177,6 +236,7 @@ def settings(
         import_stdio=tuple(found.get("import-stdio", ())),
         min_rescued=found.get(MIN_RESCUED),
         min_share=float(found[MIN_SHARE]) if MIN_SHARE in found else None,
+        repairs=adoption(found.get(REPAIRS, {})),
     )
 
 

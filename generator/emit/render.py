@@ -23,6 +23,7 @@ from ..plan.module import ModulePlan
 from .literal import py_literal
 from .openai_strict import qualifies
 from .python import expression, statements
+from .support import REPAIR as REPAIR
 from .support import SUPPORT as SUPPORT
 from .support import TEMPLATES as TEMPLATES
 from .support import support_module
@@ -96,11 +97,12 @@ def render_tool(env: jinja2.Environment, plan: ModulePlan) -> str:
     return env.get_template("module.py.j2").render(tool=plan.tool, plan=plan)
 
 
-def render_init(env: jinja2.Environment, keywords: str = "subset") -> str:
+def render_init(env: jinja2.Environment, keywords: str = "subset", repairs: bool = False) -> str:
     """`__init__.py`'s body: the same for every package of a keyword mode (docs/spec/extended.md
     E1), so that it
-    does not grow with the catalogue; the tool table lives in `_declarations.py`."""
-    return env.get_template("init.py.j2").render(keywords=keywords)
+    does not grow with the catalogue; the tool table lives in `_declarations.py`. With
+    `repairs` (the project adopted some), it also offers `repair()`."""
+    return env.get_template("init.py.j2").render(keywords=keywords, repairs=repairs)
 
 
 def render_declarations(env: jinja2.Environment, modules: dict[str, str]) -> str:

@@ -15,12 +15,23 @@ from types import ModuleType
 _TOP = __name__.partition(".")[0]
 TEMPLATES = Path(str(importlib.resources.files(_TOP).joinpath("templates")))
 SUPPORT = TEMPLATES / "_support.py"
+REPAIR = TEMPLATES / "_repair.py"  # the adopted repairs' routines, copied only where adopted
+
+
+def support_module() -> ModuleType:
+    """`templates/_support.py` itself, loaded from its path (never the generated package)."""
+    return _loaded(SUPPORT)
+
+
+def repair_module() -> ModuleType:
+    """`templates/_repair.py` itself, loaded from its path: `audit --suggest` tries the repair
+    kinds with the very functions a package's `repair()` applies."""
+    return _loaded(REPAIR)
 
 
 @functools.cache
-def support_module() -> ModuleType:
-    """`templates/_support.py` itself, loaded from its path (never the generated package)."""
-    spec = importlib.util.spec_from_file_location("_toolgen_support", SUPPORT)
+def _loaded(path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location("_toolgen" + path.stem, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -60,7 +60,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from ..emit import header as hdr
 from ..emit.literal import py_literal
-from ..emit.render import PATHS, SUPPORT, TEMPLATES, environment
+from ..emit.render import PATHS, REPAIR, SUPPORT, TEMPLATES, environment
 from ..front.check import check
 from ..front.errors import DeclarationError, Notice, NoticeKind, Refusals
 from ..front.load import (
@@ -75,6 +75,7 @@ from ..front.load import (
 )
 from ..front.vocabulary import VOCABULARIES, Vocabulary
 from ..ir.names import module_name
+from ..plan.repairs import Adoption, AdoptionError, ToolAdoption, toml_key
 from .command import BUILT_IN, Target, regenerate_command
 from .pipeline import (
     DECLARATION,
@@ -152,7 +153,8 @@ def _code(text: str) -> str:
     return "\n".join(line.rstrip() for line in lines if line.strip())
 
 
-KEYWORDS = tuple(VOCABULARIES)  # docs/spec/extended.md E1; the first is the default
+KEYWORDS = tuple(VOCABULARIES)
+NO_ADOPTION = Adoption()  # docs/spec/extended.md E1; the first is the default
 
 
 def black_style() -> int:
@@ -174,15 +176,19 @@ def style_of(field: str) -> int | None:
 
 
 @functools.cache
-def fingerprint(keywords: str = "subset") -> str:
+def fingerprint(keywords: str = "subset", repairs: str = "") -> str:
     """What decides a file's bytes besides its source: the keyword mode (docs/spec/extended.md E1), the
     output stages' code (comments left out, black's pinned mode among it), every template,
-    black's style year (named after the digest)."""
+    black's style year (named after the digest), and the repairs the project adopted (`repairs`:
+    generator/plan/repairs.py `Adoption.key`, "" for none: then the digest is as before the
+    table existed), so that a package is rendered again when its adoption changes."""
     # black's mode is pinned in format.py (digested below with the other stages' code) and the
     # settings it leaves to black are black's defaults, fixed by its style year: so black need
     # not be imported to know the fingerprint, and pass 1 can run before (or while) it is.
     style = black_style()
     digest = hashlib.sha256(f"keywords {keywords}\0black style {style}\0".encode())
+    if repairs:
+        digest.update(f"repairs {repairs}\0".encode())
     for name in OUTPUT_STAGES:
         digest.update(name.encode() + b"\0" + _code((GENERATOR / name).read_text("utf-8")).encode() + b"\0")
     for path in sorted(TEMPLATES.iterdir()):
@@ -256,6 +262,7 @@ def build(  # noqa: PLR0913
     service: Renderer | None = None,
     declarations: dict[str, os.DirEntry[str]] | None = None,
     import_command: str | None = None,
+    repairs: Adoption = NO_ADOPTION,
 ) -> Build:
     """Everything the output package should contain; raises DeclarationError on bad input.
 
@@ -267,7 +274,8 @@ def build(  # noqa: PLR0913
     `listing` and `declarations`: its .py files and the declaration files, listed already;
     `service`: a renderer started in another process for an edit (generator/package/overlap.py);
     `import_command`: the command that imports the declarations from the code, which the
-    package names when its tools drift (None: they are written by hand)."""
+    package names when its tools drift (None: they are written by hand); `repairs`: the
+    repair kinds the project adopted (`[tool.toolgen.repairs]`, generator/plan/repairs.py)."""
     vocabulary = keywords if isinstance(keywords, Vocabulary) else VOCABULARIES.get(keywords)
     if vocabulary is None:
         raise ValueError(f"unknown keyword mode {keywords!r}")
@@ -277,25 +285,36 @@ def build(  # noqa: PLR0913
         target = Target(schemas_dir, reuse if reuse is not None else BUILT_IN.out, keywords)
         command = regenerate_command(target, BUILT_IN, root, root)
     assert record is None or record.command == command
-    accepted = _accepted(
-        schemas_dir, vocabulary, reuse, fingerprint(keywords), command, record, listing, declarations
-    )
+    made_by = fingerprint(keywords, repairs.key())
+    accepted = _accepted(schemas_dir, vocabulary, reuse, made_by, command, record, listing, declarations)
+    _adopted_tools(repairs, {entry.tool for entry in accepted.entries}, display_name(schemas_dir))
     collect = _Collect(reuse)  # (left empty when there is a sink)
     renderer = _renderer(accepted.entries, vocabulary, service)
     out = sink if sink is not None else collect
     # The import command is named in the index's header (the regenerate command in every header).
     imported = () if import_command is None else (("Import", py_literal(import_command)),)
-    rendered = _emit(accepted, (command, imported), vocabulary, display_name(schemas_dir), out, renderer)
+    rendered = _emit(
+        accepted, (command, imported), vocabulary, display_name(schemas_dir), out, renderer, repairs
+    )
     return Build(collect.files, tuple(accepted.entries), tuple(accepted.warnings), rendered)
 
 
-def _emit(
+def _adopted_tools(repairs: Adoption, tools: set[str], schemas: str) -> None:
+    """Every tool the adoption names is one the declarations declare (AdoptionError if not),
+    checked before anything is rendered."""
+    for table, tool in repairs.named_tools():
+        if tool not in tools:
+            raise AdoptionError(table, f"{toml_key(tool)}: no tool of that name is declared in {schemas}")
+
+
+def _emit(  # noqa: PLR0913
     accepted: Accepted,
     commands: tuple[str, hdr.Extra],
     vocabulary: Vocabulary,
     index_source: str,
     sink: Sink,
     formatter: Renderer,
+    repairs: Adoption = NO_ADOPTION,
 ) -> tuple[str, ...]:
     """Pass 2: every file of the package to `sink`, in order, rendering only what changed
     (`commands`: the regenerate command, every header's, and the index's header field naming
@@ -345,7 +364,7 @@ def _emit(
 
     try:
         if not init:  # first: a formatter takes nothing after its finish(); its header is made last
-            formatter.submit(PackageJob("__init__.py", "init", keywords))
+            formatter.submit(PackageJob("__init__.py", "init", (keywords, bool(repairs))))
             waiting.append(("__init__.py", "", "", ()))
         declaration = _read_again(accepted.sources)
         for entry in entries:
@@ -356,14 +375,15 @@ def _emit(
             # A file not kept is not on disk as this run writes it (pass 1 looked): compiled.
             # A file kept has no text of its own: the next file compiled or the end drains the queue.
             if None in entry.kept:
-                job, headed = _tool_job(entry, declaration(entry))
+                job, headed = _tool_job(entry, declaration(entry), repairs.for_tool(entry.tool))
                 formatter.submit(job)
                 waiting.extend(headed)  # in job_files order
                 drain(formatter.ready())
             if declaration_body is not None:
                 keep(declaration_file, declaration_body)
         # Plain Python files copied as they are: the wording, and the list visits' helpers.
-        for copied in (SUPPORT, PATHS):
+        # The repairs' routines only where some are adopted: a package without is as it was.
+        for copied in (SUPPORT, PATHS, *((REPAIR,) if repairs else ())):
             text = copied.read_bytes()
             sha = hashlib.sha256(text).hexdigest()
             place(PackageJob(copied.name, "copied", text.decode("utf-8")), f"templates/{copied.name}", sha)
@@ -379,7 +399,10 @@ def _emit(
             index_source,
             hdr.package_digest({e.module: e.source_sha for e in entries}),  # (modules are distinct)
             init[0],
-            (("Generator", fingerprint(keywords)), ("Package sha256", hdr.package_digest(bodies))),
+            (
+                ("Generator", fingerprint(keywords, repairs.key())),
+                ("Package sha256", hdr.package_digest(bodies)),
+            ),
             command,
         ),
     )
@@ -390,7 +413,9 @@ def _emit(
 Headed = tuple[str, str, str, hdr.Extra]
 
 
-def _tool_job(entry: Entry, declaration: Declaration) -> tuple[ToolJob, list[Headed]]:
+def _tool_job(
+    entry: Entry, declaration: Declaration, adopted: ToolAdoption | None = None
+) -> tuple[ToolJob, list[Headed]]:
     """The files of `entry` not kept, to compile from its `declaration`, and what their headers
     name past the command: source, its sha256, and for the declaration module the tool, its
     place and its warnings."""
@@ -403,7 +428,7 @@ def _tool_job(entry: Entry, declaration: Declaration) -> tuple[ToolJob, list[Hea
         notes = tuple(_note(n) for n in entry.notices)
         extra = _declaration_fields((entry.tool, entry.module, entry.position, entry.listed, notes))
         headed.append((served, entry.source, entry.source_sha, extra))
-    return ToolJob(declaration, files), headed
+    return ToolJob(declaration, files, adopted), headed
 
 
 def _read_again(sources: dict[str, tuple[Path, str]]) -> Callable[[Entry], Declaration]:

@@ -33,6 +33,7 @@ from ..front.vocabulary import Vocabulary
 from ..ir.lower import lower
 from ..ir.names import module_name
 from ..plan.module import plan
+from ..plan.repairs import ToolAdoption
 
 if TYPE_CHECKING:  # imported by the stages that render, only when a run renders (pass 2)
     import jinja2
@@ -56,14 +57,16 @@ def compile_tool(
     env: jinja2.Environment,
     finish: Finish[T],
     files: tuple[ToolFile, ...] = TOOL_FILES,
+    adopted: ToolAdoption | None = None,
 ) -> list[T]:
-    """The tool's `files` through the stages (module docstring), each as `finish` gives it."""
+    """The tool's `files` through the stages (module docstring), each as `finish` gives it;
+    `adopted`: the repair kinds the project adopted for the tool (planned in stage 3)."""
     validator, served = tool_files(module_name(declaration.name))
     done: list[T] = []
     if "validator" in files:
         graph, checked = check(declaration, vocabulary)  # 1. refusals, warnings
         module = lower(declaration, graph, checked)  # 2. what is checked
-        spelt = plan(module)  # 3. how it is spelt
+        spelt = plan(module, adopted)  # 3. how it is spelt
         done.append(finish(validator, render_tool(env, spelt)))  # 4. render, 5. format
     if "declaration" in files:
         done.append(finish(served, render_declaration(env, declaration)))  # 4. render, 5. format
@@ -75,6 +78,7 @@ class ToolJob(NamedTuple):
 
     declaration: Declaration
     files: tuple[ToolFile, ...]
+    adopted: ToolAdoption | None = None  # the repairs adopted for it ([tool.toolgen.repairs])
 
 
 PackageFileKind = Literal["copied", "index", "init"]
@@ -82,7 +86,8 @@ PackageFileKind = Literal["copied", "index", "init"]
 
 class PackageJob(NamedTuple):
     """One of the package's own files: a file copied as it is (`value`: its text), the index
-    `_declarations.py` (tool name -> module) or `__init__.py` (of this keyword mode)."""
+    `_declarations.py` (tool name -> module) or `__init__.py` (`value`: the keyword mode, and
+    whether the project adopted repairs)."""
 
     name: str
     kind: PackageFileKind
@@ -104,13 +109,13 @@ def compile_job(job: Job, vocabulary: Vocabulary, env: jinja2.Environment, finis
     """The files of `job`, in order: a tool's through `compile_tool`, a package file rendered
     (or copied) and finished."""
     if isinstance(job, ToolJob):
-        return compile_tool(job.declaration, vocabulary, env, finish, job.files)
+        return compile_tool(job.declaration, vocabulary, env, finish, job.files, job.adopted)
     if job.kind == "copied":
         body = str(job.value)
     elif job.kind == "index":
         body = render_declarations(env, job.value)
     else:
-        body = render_init(env, job.value)
+        body = render_init(env, *job.value)
     return [finish(job.name, body)]
 
 

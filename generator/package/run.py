@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..front.errors import NOT_ENFORCED, Notice, NoticeKind
-from .build import Build, build, declaration_files, fingerprint
+from ..plan.repairs import Adoption
+from .build import NO_ADOPTION, Build, build, declaration_files, fingerprint
 from .overlap import Service, edited
 from .verified import Record, long_lived
 from .write import OutputError, Plan, Staging, check_output_folder, diff, locked
@@ -41,6 +42,8 @@ class Settings(NamedTuple):
     # The command that imports the declarations again, when they were imported
     # (generator/package/command.py `import_command`): `_declarations.py`'s header names it.
     import_command: str | None = None
+    # The repair kinds the project adopted (`[tool.toolgen.repairs]`): none by default.
+    repairs: Adoption = NO_ADOPTION
 
 
 class Result(NamedTuple):
@@ -96,7 +99,7 @@ def generate_package(
             stack.callback(staging.abort)  # temp files of a run that does not commit
             # What this run reads it records (beside the package, generator/package/verified.py), so
             # the next run need not read it again unless it changed.
-            record = Record(out, fingerprint(settings.keywords), settings.command)
+            record = Record(out, fingerprint(settings.keywords, settings.repairs.key()), settings.command)
             stack.enter_context(long_lived())  # the record's entries: never scanned for cycles
             built = build(
                 schemas,
@@ -109,6 +112,7 @@ def generate_package(
                 service=service,
                 declarations=declarations,
                 import_command=settings.import_command,
+                repairs=settings.repairs,
             )
             shown = tuple(w for w in built.warnings if not is_allowed(w, settings.allow))
             hidden = len(built.warnings) - len(shown)

@@ -9,11 +9,13 @@ tests, and the collector (generator/plan/collector.py) finds every issue of any 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..ir.names import identifier, json_name, numbered
 from ..ir.nodes import ToolModule
 from .collector import CollectorPlan
 from .fast import FastPlan
+from .repairs import ToolAdoption, plan_repairs
 
 # Module-level names every module defines; a constant or helper never takes one of these.
 _FIXED = frozenset({"TOOL_NAME", "NOT_ENFORCED", "ONE", "MANY", "DECLARED"})
@@ -29,6 +31,8 @@ class ModulePlan:
     patterns: dict[str, str]
     fast: FastPlan
     collector: CollectorPlan
+    # The adopted repairs' tree (generator/plan/repairs.py); None: none adopted, nothing placed.
+    repairs: dict[str, Any] | None = None
 
     @property
     def number_bounds(self) -> bool:
@@ -36,7 +40,7 @@ class ModulePlan:
         return any(b.spec.macro == "number" for n in self.tool.nodes for b in n.bounds)
 
 
-def plan(tool: ToolModule) -> ModulePlan:
+def plan(tool: ToolModule, adopted: ToolAdoption | None = None) -> ModulePlan:
     patterns: dict[str, str] = {}
     taken: set[str] = set(_FIXED)
     for node in tool.nodes:
@@ -50,4 +54,5 @@ def plan(tool: ToolModule) -> ModulePlan:
     # A list visit proves a child valid with its helper (collector.j2, proven).
     calls = [c for f in collector.functions for c in f.calls]
     fast.embed({id(c.fast) for c in calls if c.fast is not None and not c.direct})
-    return ModulePlan(tool=tool, patterns=patterns, fast=fast, collector=collector)
+    repairs = plan_repairs(tool, adopted)
+    return ModulePlan(tool=tool, patterns=patterns, fast=fast, collector=collector, repairs=repairs)

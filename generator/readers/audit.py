@@ -12,10 +12,16 @@ agents log:
   response `{"content": [...blocks]}`;
 * a plain `{"name", "arguments"}` (or `{"name", "input"}`) object;
 * a line of the run-time failure sink (runtime/failures.py): re-validated when it carries
-  the arguments, else its recorded issues are counted as they are;
+  the arguments, else its recorded issues are counted as they are; a line of a repair the
+  runtime made (`tool_input_repaired`) holds no call to replay, and is counted as a repair;
 * a JSON array of any of these.
 
 Lines that are not JSON or hold an unrecognised object are counted and listed, never fatal.
+
+A package whose project adopted repair kinds (`[tool.toolgen.repairs]`, its `repair()`)
+rejects only what they do not rescue: a call its `repair()` makes valid is counted as
+repaired, by kind and parameter, not as rejected, exactly as the run-time guard lets it
+through (docs/audit-suggest.md).
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..base.textui import counted, percent, table
-from ..emit.support import support_module
+from ..emit.support import repair_module, support_module
 from .admits import Schema
 from .didyoumean import either_of, suggest
 from .evidence import DEFAULT_BAR, EvidenceBar
@@ -41,6 +47,7 @@ from .suggestions import repairs_json, repairs_text
 # arguments decoded, parameters and details named.
 _SUPPORT = support_module()
 SINK_EVENT: str = _SUPPORT.FAILURE_EVENT
+REPAIR_EVENT: str = repair_module().REPAIR_EVENT  # a repair the runtime made and recorded
 
 UNDECODABLE: str = _SUPPORT.UNDECODABLE  # OpenAI arguments that are not JSON: the runtime rejects those too
 _MAX_BAD_LISTED = 20
@@ -69,6 +76,7 @@ class Call:
     has_arguments: bool = True
     undecodable: str | None = None  # why the arguments string is not JSON
     recorded: tuple[RecordedIssue, ...] = ()  # a sink line's issues, when it has no arguments
+    repair: tuple[str, str] | None = None  # a sink line of a repair made: (kind, parameter)
 
 
 def calls_in(value: Any) -> list[Call]:
@@ -131,6 +139,13 @@ def _sink_line(value: dict[str, Any]) -> list[Call]:
     return [Call(tool, None, has_arguments=False, recorded=tuple(recorded))]
 
 
+def _repair_line(value: dict[str, Any]) -> list[Call]:
+    tool, kind, parameter = value.get("tool"), value.get("kind"), value.get("parameter")
+    if not (isinstance(tool, str) and isinstance(kind, str) and isinstance(parameter, str)):
+        raise Malformed("repair record without a tool, a kind or a parameter")
+    return [Call(tool, None, has_arguments=False, repair=(kind, parameter))]
+
+
 def _listed(key: str) -> Callable[[dict[str, Any]], list[Call]]:
     def extract(value: dict[str, Any]) -> list[Call]:
         items = value[key]
@@ -159,6 +174,7 @@ def _message_without_calls(value: dict[str, Any]) -> list[Call]:
 
 _SHAPES: tuple[tuple[Callable[[dict[str, Any]], bool], Callable[[dict[str, Any]], list[Call]]], ...] = (
     (lambda v: v.get("event") == SINK_EVENT or ("tool" in v and "issues" in v), _sink_line),
+    (lambda v: v.get("event") == REPAIR_EVENT, _repair_line),
     (lambda v: v.get("type") == "function" and "function" in v, _openai_call),
     (
         lambda v: v.get("type") == "function_call",
@@ -202,6 +218,12 @@ class Audit:
     bad_count: int = 0
     repairs: Repairs | None = None  # with --suggest: what each repair kind would rescue
     misspelt: dict[str, tuple[str, ...]] = field(default_factory=dict)  # passed-through name -> meant
+    # Calls the package's adopted repairs rescue (not rejected), and per (tool, kind, parameter)
+    # the rescued calls repaired there.
+    repaired: int = 0
+    repaired_at: Counter[tuple[str, str, str]] = field(default_factory=Counter)
+    # Repairs the runtime made, as its failure sink recorded them: (tool, kind, parameter) -> lines.
+    recorded_repairs: Counter[tuple[str, str, str]] = field(default_factory=Counter)
 
     @property
     def validated(self) -> int:
@@ -209,6 +231,9 @@ class Audit:
 
     def add(self, package: Package, call: Call, schemas: Mapping[str, Schema] | None = None) -> None:
         """One call replayed; with `schemas` (and `repairs` set), a rejected one is repaired too."""
+        if call.repair is not None:  # a repair the runtime recorded: no call to replay
+            self.recorded_repairs[(call.tool, *call.repair)] += 1
+            return
         self.calls += 1
         self.tool_calls[call.tool] += 1
         if call.tool not in package.TOOL_NAMES:
@@ -220,6 +245,8 @@ class Audit:
             issues = [RecordedIssue(UNDECODABLE, "", call.undecodable)]
         elif call.has_arguments:
             issues = package.issues(call.tool, call.arguments)
+            if issues and self._rescued(package, call):
+                return
         else:
             self.replayed_from_records += 1
             issues = call.recorded
@@ -234,6 +261,18 @@ class Audit:
             if self.repairs is not None and schemas is not None and (call.has_arguments or call.undecodable):
                 schema = schemas.get(call.tool) if call.undecodable is None else None
                 self.repairs.add(call.tool, call.arguments, schema, _accepts(package, call.tool))
+
+    def _rescued(self, package: Package, call: Call) -> bool:
+        """Does the package's `repair()` (adopted kinds only) make this rejected call valid?"""
+        fix = getattr(package, "repair", None)
+        if fix is None:
+            return False
+        made = fix(call.tool, call.arguments)[1]
+        if not made:
+            return False
+        self.repaired += 1
+        self.repaired_at.update({(call.tool, r.kind, _parameter_of(r)) for r in made})
+        return True
 
     def merge(self, part: Audit) -> None:
         """Counts of a later part of the input added (bad lines listed in input order)."""
@@ -251,6 +290,9 @@ class Audit:
         self.bad_count += part.bad_count
         if self.repairs is not None and part.repairs is not None:
             self.repairs.merge(part.repairs)
+        self.repaired += part.repaired
+        self.repaired_at.update(part.repaired_at)
+        self.recorded_repairs.update(part.recorded_repairs)
 
     def bad_line(self, file: str, number: int, reason: str) -> None:
         self.bad_count += 1
@@ -260,6 +302,13 @@ class Audit:
 
 def _accepts(package: Package, tool: str) -> Callable[[Any], bool]:
     return lambda arguments: not package.issues(tool, arguments)
+
+
+def _parameter_of(repair: Any) -> str:
+    """A repair's parameter as the report names it: a rename as `key -> name`, like --suggest's."""
+    if repair.kind == "renamed-parameter":
+        return f"{_parameter(repair.path)} -> {repair.parameter.rpartition('.')[2]}"
+    return str(repair.parameter)
 
 
 def _parameter(path: str) -> str:
@@ -326,6 +375,7 @@ def as_json(audit: Audit, bar: EvidenceBar = DEFAULT_BAR) -> dict[str, Any]:
         "validated": audit.validated,
         "passed_through": audit.passed_through,
         "rejected": audit.rejected,
+        "repaired": audit.repaired,
         "counted_from_records": audit.replayed_from_records,
         "by_tool": [
             {
@@ -349,7 +399,13 @@ def as_json(audit: Audit, bar: EvidenceBar = DEFAULT_BAR) -> dict[str, Any]:
             for tool, meant in audit.misspelt.items()
         ],
         **({"repairs": repairs_json(audit.repairs, bar)} if audit.repairs is not None else {}),
+        "repaired_by": _repair_rows(audit.repaired_at, "calls"),
+        "recorded_repairs": _repair_rows(audit.recorded_repairs, "repairs"),
     }
+
+
+def _repair_rows(counter: Counter[tuple[str, str, str]], noun: str) -> list[dict[str, Any]]:
+    return [{"tool": t, "kind": k, "parameter": p, noun: n} for (t, k, p), n in _sorted(counter)]
 
 
 def _tool_row(entry: dict[str, Any]) -> tuple[object, ...]:
@@ -371,6 +427,18 @@ def render(audit: Audit, package_label: str, bar: EvidenceBar = DEFAULT_BAR) -> 
     if audit.replayed_from_records:
         records = counted(audit.replayed_from_records, "failure record")
         out.append(f"({records} without arguments counted as recorded)")
+    if audit.repaired:
+        out.append(
+            f"repaired by the kinds adopted in [tool.toolgen.repairs]: {counted(audit.repaired, 'call')}, "
+            "not counted as rejected"
+        )
+        rows = [(r["tool"], r["kind"], r["parameter"], r["calls"]) for r in data["repaired_by"]]
+        out += ["", table(("tool", "kind", "parameter", "calls"), rows, (False, False, False, True))]
+    if audit.recorded_repairs:
+        total = sum(audit.recorded_repairs.values())
+        out += ["", f"repairs the runtime made and recorded (failure-sink lines): {total}"]
+        rows = [(r["tool"], r["kind"], r["parameter"], r["repairs"]) for r in data["recorded_repairs"]]
+        out.append(table(("tool", "kind", "parameter", "repairs"), rows, (False, False, False, True)))
     if data["by_tool"]:
         rows = [_tool_row(t) for t in data["by_tool"]]
         out += ["", table(("tool", "calls", "rejected", "share"), rows, (False, True, True, True))]

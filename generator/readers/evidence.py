@@ -13,6 +13,9 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..plan.repairs import toml_key as toml_key
+from ..plan.repairs import toml_string as toml_string
+
 # The standard normal quantile for a two-sided 95% interval, 1.95996398454005423552..., as the
 # nearest float (statistics.NormalDist().inv_cdf(0.975) computes a float two units under it).
 Z95 = 1.9599639845400543
@@ -102,29 +105,6 @@ def toml_lines(parameters: ParameterKinds) -> list[str]:
         out.append(f"[tool.toolgen.repairs.parameters.{toml_key(tool)}]")
         out += [f"{toml_key(name)} = {_toml_list(kinds)}" for name, kinds in members.items()]
     return out
-
-
-_BARE_KEY = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
-
-
-def toml_key(name: str) -> str:
-    """A TOML key: bare when TOML allows it, else a basic string."""
-    return name if name and set(name) <= _BARE_KEY else toml_string(name)
-
-
-def toml_string(text: str) -> str:
-    """A TOML basic string: every character as it is but those TOML wants escaped."""
-    return '"' + "".join(_toml_character(c) for c in text) + '"'
-
-
-def _toml_character(c: str) -> str:
-    if c in '"\\':
-        return "\\" + c
-    if ord(c) < 0x20 or ord(c) == 0x7F:  # control characters (tab too: a key reads plainly)
-        return f"\\u{ord(c):04X}"
-    # Everything else as it is: TOML's \u escapes take no surrogate halves, so a character
-    # beyond the Basic Multilingual Plane cannot be escaped as JSON would.
-    return c
 
 
 def _toml_list(items: list[str]) -> str:

@@ -11,27 +11,19 @@ states them.
 
 from __future__ import annotations
 
-import difflib
-import json
-import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from typing import Any
 
+from ..emit.support import repair_module
+from ..plan.repairs import KINDS as KINDS
+from ..plan.repairs import RepairKind as RepairKind
 from .admits import Schema
-from .didyoumean import folded
 
-# The repairs `audit --suggest` tries, alone and then together, in this order.
-RepairKind = Literal[
-    "number-from-string",
-    "boolean-from-string",
-    "json-from-string",
-    "array-from-single",
-    "enum-case",
-    "renamed-parameter",
-    "null-as-missing",
-]
+# The rules themselves are the functions a package's `repair()` applies (templates/_repair.py):
+# what the report counts as rescued is what adopting the kind rescues.
+_R = repair_module()
 NUMBER_FROM_STRING: RepairKind = "number-from-string"
 BOOLEAN_FROM_STRING: RepairKind = "boolean-from-string"
 JSON_FROM_STRING: RepairKind = "json-from-string"
@@ -39,93 +31,28 @@ ARRAY_FROM_SINGLE: RepairKind = "array-from-single"
 ENUM_CASE: RepairKind = "enum-case"
 RENAMED_PARAMETER: RepairKind = "renamed-parameter"
 NULL_AS_MISSING: RepairKind = "null-as-missing"
-KINDS: tuple[RepairKind, ...] = get_args(RepairKind)  # in the order they are tried
-# JSON's number grammar (RFC 8259 section 6), whole string: no sign `+`, no spaces, no NaN.
-_JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
-RENAME_RATIO = 0.85
 _INPUT = "(input)"
-
-
-class _Skip:
-    """What a value repair returns where its kind does not apply (a value may be None)."""
-
-
-SKIP = _Skip()
-
-
-def _strict_json(text: str) -> Any:
-    """json.loads without NaN/Infinity, and with finite numbers only; SKIP otherwise."""
-
-    def constant(literal: str) -> Any:
-        raise ValueError(literal)
-
-    def number(literal: str) -> float:
-        value = float(literal)
-        if value in (float("inf"), float("-inf")):
-            raise ValueError(literal)
-        return value
-
-    try:
-        return json.loads(text, parse_constant=constant, parse_float=number)
-    except (ValueError, RecursionError):
-        return SKIP
+SKIP = _R.SKIP  # what a value repair returns where its kind does not apply (a value may be None)
 
 
 def _number(value: Any, schema: Schema) -> Any:
-    types = schema.types()
-    if not isinstance(value, str) or "string" in types or not {"number", "integer"} & types:
-        return SKIP
-    if not _JSON_NUMBER.fullmatch(value):
-        return SKIP
-    number = _strict_json(value)
-    if number is SKIP:
-        return SKIP
-    if "number" not in types and not (type(number) is int or number.is_integer()):
-        return SKIP  # only integers admitted, and "2.5" is not one
-    return number
+    return _R.number_from_string(value, schema.types())
 
 
 def _boolean(value: Any, schema: Schema) -> Any:
-    if not isinstance(value, str) or value not in ("true", "false"):
-        return SKIP
-    types = schema.types()
-    if "boolean" not in types or "string" in types:
-        return SKIP
-    return value == "true"
+    return _R.boolean_from_string(value, schema.types())
 
 
 def _json(value: Any, schema: Schema) -> Any:
-    types = schema.types()
-    if not isinstance(value, str) or "string" in types or not {"object", "array"} & types:
-        return SKIP
-    parsed = _strict_json(value)  # SKIP, when not JSON, is neither an object nor an array
-    wanted = "object" if isinstance(parsed, dict) else "array" if isinstance(parsed, list) else None
-    if wanted not in types:
-        return SKIP
-    return parsed
+    return _R.json_from_string(value, schema.types())
 
 
 def _single(value: Any, schema: Schema) -> Any:
-    if isinstance(value, list) or not schema.admits("array") or schema.admits_value(value):
-        return SKIP
-    if isinstance(value, str) and _parses_to_list(value):
-        return SKIP  # json-from-string's case, not this one
-    return [value]
-
-
-def _parses_to_list(text: str) -> bool:
-    return isinstance(_strict_json(text), list)
+    return _R.array_from_single(value, schema.types())
 
 
 def _enum_case(value: Any, schema: Schema) -> Any:
-    members = schema.string_enum()
-    if not isinstance(value, str) or not members or value in members:
-        return SKIP
-    wanted = value.strip().casefold()
-    found = [m for m in members if m.strip().casefold() == wanted]
-    if len(found) != 1:
-        return SKIP
-    return found[0]
+    return _R.enum_case(value, schema.string_enum() or ())
 
 
 # Kinds that replace one value, given the schema it is validated against.
@@ -141,22 +68,16 @@ _VALUE_REPAIRS: dict[RepairKind, Callable[[Any, Schema], Any]] = {
 def renamed_to(key: str, absent: list[str]) -> str | None:
     """The one absent declared property an unexpected key stands for, or None (no candidate,
     or two: an ambiguous rename is not made)."""
-    alike = [name for name in absent if folded(name) == folded(key)]
-    if alike:
-        return alike[0] if len(alike) == 1 else None
-    close = [name for name in absent if difflib.SequenceMatcher(None, key, name).ratio() >= RENAME_RATIO]
-    return close[0] if len(close) == 1 else None
+    found: str | None = _R.renamed_to(key, absent)
+    return found
 
 
 def _renames(value: dict[str, Any], schema: Schema) -> dict[str, str]:
     """Unexpected key -> declared name, for the keys that stand for exactly one, uncontested."""
     if not schema.closed():
         return {}
-    declared = schema.properties()
-    absent = [name for name in declared if name not in value]
-    found = {key: renamed_to(key, absent) for key in value if key not in declared}
-    wanted = Counter(target for target in found.values() if target is not None)
-    return {key: target for key, target in found.items() if target is not None and wanted[target] == 1}
+    found: dict[str, str] = _R.renames(value, tuple(schema.properties()))
+    return found
 
 
 def _dropped_nulls(value: dict[str, Any], schema: Schema) -> list[str]:

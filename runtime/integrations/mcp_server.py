@@ -17,6 +17,10 @@ Either SDK server fits:
     server = Server("weather", on_list_tools=list_tools(generated),
                     on_call_tool=guard_call_tool(generated, call_tool))
 
+A call that fails only in ways the repair kinds your project adopted fix
+(`[tool.toolgen.repairs]`, docs/audit-suggest.md) reaches the tool with the repaired
+arguments, each repair recorded (`on_validation_failure.repaired`, OpenTelemetry's
+`toolgen.tool_input.repaired`); any other failing call gets the message of the call as sent.
 Omitted `arguments` are checked as `{}` (with `guard_call_tool` the handler then sees
 `arguments={}`, never None). Tools the package does not declare pass through unchecked.
 Rejections are reported to `on_validation_failure` (the executor's signature, e.g. a
@@ -26,6 +30,7 @@ dependency, never the runtime's).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -34,7 +39,7 @@ from typing import Any
 import mcp_types as types
 from mcp.server.context import CallNext, HandlerResult, ServerMiddleware, ServerRequestContext
 
-from ..check import ValidationFailure, Validators, check_call
+from ..check import ValidationFailure, Validators, checked_call
 from ..drift import ON_STALE, OnStale, in_step
 
 CallTool = Callable[
@@ -77,14 +82,12 @@ def _middleware(
         if not isinstance(name, str):
             return await call_next(ctx)  # malformed: the SDK's own error is the right answer
         arguments = ctx.params.get("arguments")
-        message = check_call(
-            current(),
-            name,
-            {} if arguments is None else arguments,
-            on_validation_failure=on_validation_failure,
-        )
+        sent = {} if arguments is None else arguments
+        message, passed = checked_call(current(), name, sent, on_validation_failure=on_validation_failure)
         if message is not None:
             return rejection(message)
+        if passed is not sent:  # repaired: the tool gets the repaired arguments
+            ctx = dataclasses.replace(ctx, params={**ctx.params, "arguments": passed})
         return await call_next(ctx)
 
     return middleware
@@ -191,11 +194,13 @@ def guard_call_tool(
     ) -> types.CallToolResult | types.InputRequiredResult:
         if params.arguments is None:
             params = params.model_copy(update={"arguments": {}})
-        message = check_call(
+        message, passed = checked_call(
             validators, params.name, params.arguments, on_validation_failure=on_validation_failure
         )
         if message is not None:
             return rejection(message)
+        if passed is not params.arguments:  # repaired: the handler gets the repaired arguments
+            params = params.model_copy(update={"arguments": passed})
         return await call_tool(ctx, params)
 
     return guarded

@@ -6,7 +6,9 @@
 The guardrail runs before the tool is invoked: a call of a tool the package declares whose
 arguments fail validation (or are not JSON) is answered with the message instead of being
 run (`ToolGuardrailFunctionOutput.reject_content`), so the model can correct it; tools the
-package does not declare are allowed unchecked. Imports `agents` (openai-agents).
+package does not declare are allowed unchecked. A `function_tool` runs through the executor,
+which gives the tool the arguments the package's adopted repairs fix (docs/audit-suggest.md).
+Imports `agents` (openai-agents).
 """
 
 from __future__ import annotations
@@ -18,25 +20,33 @@ from agents.tool_context import ToolContext
 from agents.tool_guardrails import ToolInputGuardrailData
 
 from ..adapters import decode_arguments, undecodable
-from ..check import ValidationFailure, Validators, check_call, declaration
+from ..check import ValidationFailure, Validators, check_call, declaration, repaired
 from ..executor import ToolExecutor
 
 
 def input_guardrail(
-    validators: Validators, *, on_validation_failure: ValidationFailure | None = None
+    validators: Validators,
+    *,
+    on_validation_failure: ValidationFailure | None = None,
+    repaired_by_tool: bool = False,
 ) -> ToolInputGuardrail[Any]:
-    """A guardrail checking each call against the package's validators."""
+    """A guardrail checking each call against the package's validators.
+
+    A guardrail can allow or reject a call, not change its arguments: so it rejects a call
+    the package's adopted repairs would rescue, unless `repaired_by_tool` says the tool
+    repairs (and records) them itself, as `function_tool`'s executor does."""
 
     def toolgen_validation(data: ToolInputGuardrailData) -> ToolGuardrailFunctionOutput:
         name = data.context.tool_name
         if name not in validators.TOOL_NAMES:
             return ToolGuardrailFunctionOutput.allow()
         args, why = decode_arguments(data.context.tool_arguments)
-        message = (
-            undecodable(name, why)
-            if why is not None
-            else check_call(validators, name, args, on_validation_failure=on_validation_failure)
-        )
+        if why is not None:
+            message: str | None = undecodable(name, why)
+        elif repaired_by_tool and repaired(validators, name, args)[1]:
+            message = None  # the executor repairs it, and reports the repairs
+        else:
+            message = check_call(validators, name, args, on_validation_failure=on_validation_failure)
         if message is None:
             return ToolGuardrailFunctionOutput.allow()
         return ToolGuardrailFunctionOutput.reject_content(message)
@@ -61,5 +71,5 @@ def function_tool(executor: ToolExecutor, name: str) -> FunctionTool:
         params_json_schema=declared["parameters"],
         on_invoke_tool=invoke,
         strict_json_schema=False,
-        tool_input_guardrails=[input_guardrail(executor.validators)],
+        tool_input_guardrails=[input_guardrail(executor.validators, repaired_by_tool=True)],
     )

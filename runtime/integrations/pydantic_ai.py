@@ -17,16 +17,25 @@ from typing import Any
 
 from pydantic_ai import ModelRetry, RunContext, Tool
 
-from ..check import ValidationFailure, Validators, check_call, declaration
+from ..check import ValidationFailure, Validators, check_call, declaration, repaired
 from ..executor import ToolExecutor
 
 
 def args_validator(
-    validators: Validators, name: str, *, on_validation_failure: ValidationFailure | None = None
+    validators: Validators,
+    name: str,
+    *,
+    on_validation_failure: ValidationFailure | None = None,
+    repaired_by_tool: bool = False,
 ) -> Callable[..., None]:
-    """The validator of one tool: raises ModelRetry(message) for a call that fails validation."""
+    """The validator of one tool: raises ModelRetry(message) for a call that fails validation.
+    It cannot change the arguments the tool gets: a call the package's adopted repairs would
+    rescue fails too, unless `repaired_by_tool` says the tool repairs (and records) them
+    itself, as `tool()`'s executor does."""
 
     def validate(ctx: RunContext[Any], /, **arguments: Any) -> None:
+        if repaired_by_tool and repaired(validators, name, arguments)[1]:
+            return  # the executor repairs it, and reports the repairs
         message = check_call(validators, name, arguments, on_validation_failure=on_validation_failure)
         if message is not None:
             raise ModelRetry(message)
@@ -48,7 +57,7 @@ def tool(executor: ToolExecutor, name: str, *, max_retries: int = 3) -> Tool[Any
         name=name,
         description=declared.get("description"),
         json_schema=declared["parameters"],
-        args_validator=args_validator(executor.validators, name),
+        args_validator=args_validator(executor.validators, name, repaired_by_tool=True),
     )
     made.max_retries = max_retries
     return made
