@@ -106,7 +106,10 @@ def test_without_a_table_the_defaults_hold(tmp_path: Path) -> None:
         ),
         # The repair kinds a project adopts (docs/audit-suggest.md): each bad entry named by
         # the table it is in and its key.
-        ('[tool.toolgen]\nrepairs = ["enum-case"]\n', "pyproject.toml: [tool.toolgen.repairs] must be a table"),
+        (
+            '[tool.toolgen]\nrepairs = ["enum-case"]\n',
+            "pyproject.toml: [tool.toolgen.repairs] must be a table",
+        ),
         (
             '[tool.toolgen.repairs]\nal = ["enum-case"]\n',
             "pyproject.toml: [tool.toolgen.repairs] al: unknown key; expected one of all, tools, parameters",
