@@ -175,7 +175,12 @@ def test_the_executor_runs_the_tool_with_the_repaired_arguments(weather: ModuleT
     sink = JsonlFailureSink(tmp_path / "failures.jsonl")
     executor = ToolExecutor(weather, on_validation_failure=sink)
     seen: list[object] = []
-    executor.register_declared("get_weather", lambda args: seen.append(args) or "ran")
+
+    def get_weather(args: dict[str, Any]) -> str:
+        seen.append(args)
+        return "ran"
+
+    executor.register_declared("get_weather", get_weather)
     assert executor.execute("get_weather", {"city": "Oslo", "tags": "rain"}).text() == "ran"
     failed = executor.execute("get_weather", {"city": "Oslo", "labels": "rain"})
     assert (failed.success, failed.text()) == (False, ONE + LABELS_LINE)
@@ -292,7 +297,7 @@ def test_audit_counts_the_repairs_the_runtime_recorded(weather: ModuleType, tmp_
     executor.register_declared("get_weather", lambda args: "ran")
     executor.execute("get_weather", {"city": "Oslo", "tags": "rain"})
     executor.execute("get_weather", {"city": "Oslo", "tags": "sun"})
-    package = Path(weather.__file__).parent
+    package = Path(str(weather.__file__)).parent
     done = run_in(tmp_path, "audit", "--package", str(package), str(tmp_path / "failures.jsonl"))
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
