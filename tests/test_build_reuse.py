@@ -133,7 +133,7 @@ def test_another_generator_renders_everything_but_writes_only_changed_bytes(
 ) -> None:
     schemas, out = _setup(tmp_path)
     before = {p.name: p.read_bytes() for p in out.iterdir()}
-    monkeypatch.setattr(build_module, "fingerprint", lambda keywords="subset": "0123456789abcdef")
+    monkeypatch.setattr(build_module, "fingerprint", lambda keywords="subset", repairs="": "0123456789abcdef")
     result = build(schemas, reuse=out)
     assert set(result.rendered) == set(before)
     changed = {name for name, text in result.files.items() if text.encode() != before[name]}

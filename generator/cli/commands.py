@@ -249,14 +249,19 @@ def _style_note(out: Path, made: int | None) -> None:
     )
 
 
+_PACKAGE_FILES = frozenset({"__init__.py", "_support.py", "_declarations.py", "_paths.py", "_repair.py"})
+
+
 def _summary(todo: Plan, result: Build, seconds: float) -> str:
     """`25 tools: 2 changed, 23 unchanged, 0 removed in 0.4s` (new tools count as changed)."""
     written = set(todo.changed + todo.missing)
     modules = {name.removesuffix(".py").removesuffix("_declaration") for name in written}
     changed = sum(1 for tool in result.tools if tool.module in modules and written.intersection(tool.files))
-    package = len(written & {"__init__.py", "_support.py", "_declarations.py", "_paths.py"})
-    # A removed tool leaves two orphans, its validator and its declaration module.
-    removed = {name.removesuffix(".py").removesuffix("_declaration") for name in todo.orphans}
+    package = len(written & _PACKAGE_FILES)
+    # A removed tool leaves two orphans, its validator and its declaration module (`_repair.py`,
+    # left when a project no longer adopts repairs, is a package file).
+    orphans = [name for name in todo.orphans if name not in _PACKAGE_FILES]
+    removed = {name.removesuffix(".py").removesuffix("_declaration") for name in orphans}
     extra = f" (+{counted(package, 'package file')})" if package else ""
     return (
         f"{len(result.tools)} tools: {changed} changed, {len(result.tools) - changed} unchanged, "
