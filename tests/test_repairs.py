@@ -306,3 +306,46 @@ def test_audit_counts_the_repairs_the_runtime_recorded(weather: ModuleType, tmp_
         "tool         kind               parameter  repairs",
         "get_weather  array-from-single  tags             2",
     ]
+
+
+ORDER = {
+    "type": "object",
+    "properties": {
+        "order": {"$ref": "#/$defs/Order"},
+        "size": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+        "mode": {"allOf": [{"$ref": "#/$defs/Mode"}]},
+    },
+    "$defs": {
+        "Order": {
+            "type": "object",
+            "properties": {"qty": {"type": "integer"}, "rush": {"type": "boolean"}},
+            "required": ["qty"],
+            "additionalProperties": False,
+        },
+        "Mode": {"type": "string", "enum": ["fast", "slow"]},
+    },
+    "additionalProperties": False,
+}
+
+
+def test_extended_references_and_combinators_are_followed(tmp_path: Path) -> None:
+    write_declarations(tmp_path / "schemas", {"place_order": ORDER})
+    table = {"all": ["number-from-string", "boolean-from-string", "enum-case"]}
+    name = f"orders_{id(tmp_path)}"
+    built = build(tmp_path / "schemas", keywords="extended", repairs=adoption(table))
+    write_locked(tmp_path / name, built.files)
+    package = import_package(tmp_path / name)
+    try:
+        call = {"order": {"qty": "3", "rush": "true"}, "size": "4", "mode": "FAST"}
+        fixed = package.repair("place_order", call)
+        assert fixed[0] == {"order": {"qty": 3, "rush": True}, "size": 4, "mode": "fast"}
+        assert sorted(tuple(r) for r in fixed[1]) == [
+            ("boolean-from-string", "order.rush", "order.rush"),
+            ("enum-case", "mode", "mode"),
+            ("number-from-string", "order.qty", "order.qty"),
+            ("number-from-string", "size", "size"),
+        ]
+        wrong = {"order": {"qty": "three"}, "mode": "FAST"}
+        assert package.repair("place_order", wrong) == (wrong, ())
+    finally:
+        del sys.modules[name]

@@ -398,9 +398,9 @@ def as_json(audit: Audit, bar: EvidenceBar = DEFAULT_BAR) -> dict[str, Any]:
             {"tool": tool, "calls": audit.tool_calls[tool], "meant": list(meant)}
             for tool, meant in audit.misspelt.items()
         ],
-        **({"repairs": repairs_json(audit.repairs, bar)} if audit.repairs is not None else {}),
         "repaired_by": _repair_rows(audit.repaired_at, "calls"),
         "recorded_repairs": _repair_rows(audit.recorded_repairs, "repairs"),
+        **({"repairs": repairs_json(audit.repairs, bar)} if audit.repairs is not None else {}),
     }
 
 
