@@ -349,3 +349,53 @@ def test_extended_references_and_combinators_are_followed(tmp_path: Path) -> Non
         assert package.repair("place_order", wrong) == (wrong, ())
     finally:
         del sys.modules[name]
+
+
+def test_the_recipes_run_the_tool_with_the_repaired_arguments(weather: ModuleType) -> None:
+    from agents import Agent
+    from agents.tool_context import ToolContext
+    from agents.tool_guardrails import ToolInputGuardrailData
+    from pydantic_ai import Agent as PydanticAgent
+    from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart, ToolReturnPart
+    from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+    from runtime.integrations import openai_agents, pydantic_ai
+
+    def verdict(guardrail: Any, arguments: dict[str, Any]) -> Any:
+        context: ToolContext[Any] = ToolContext(
+            context=None, tool_name="get_weather", tool_call_id="c1", tool_arguments=json.dumps(arguments)
+        )
+        data = ToolInputGuardrailData(context=context, agent=Agent(name="a"))
+        return asyncio.run(guardrail.run(data)).behavior
+
+    # A guardrail cannot change the arguments: alone it refuses what only a repair would pass;
+    # in front of the executor, which repairs, it lets the call through.
+    repairable = {"city": "Oslo", "tags": "rain"}
+    assert verdict(openai_agents.input_guardrail(weather), repairable) == {
+        "type": "reject_content",
+        "message": ONE + TAGS_LINE,
+    }
+    in_front = openai_agents.input_guardrail(weather, repaired_by_tool=True)
+    assert verdict(in_front, repairable) == {"type": "allow"}
+    refused = {"type": "reject_content", "message": ONE + LABELS_LINE}
+    assert verdict(in_front, {"city": "Oslo", "labels": "x"}) == refused
+
+    executor = ToolExecutor(weather)
+    seen: list[object] = []
+
+    def get_weather(args: dict[str, Any]) -> str:
+        seen.append(args)
+        return "21 degrees"
+
+    executor.register_declared("get_weather", get_weather)
+
+    def respond(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        parts = [p for m in messages for p in getattr(m, "parts", ())]
+        returned = [p.content for p in parts if isinstance(p, ToolReturnPart)]
+        if returned:
+            return ModelResponse(parts=[TextPart(f"saw {returned}")])
+        return ModelResponse(parts=[ToolCallPart("get_weather", repairable, tool_call_id="c0")])
+
+    agent = PydanticAgent(FunctionModel(respond), tools=[pydantic_ai.tool(executor, "get_weather")])
+    assert agent.run_sync("Weather in Oslo?").output == "saw ['21 degrees']"
+    assert seen == [{"city": "Oslo", "tags": ["rain"]}]
