@@ -16,6 +16,7 @@ import asyncio
 import json
 import sys
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -399,3 +400,34 @@ def test_the_recipes_run_the_tool_with_the_repaired_arguments(weather: ModuleTyp
     agent = PydanticAgent(FunctionModel(respond), tools=[pydantic_ai.tool(executor, "get_weather")])
     assert agent.run_sync("Weather in Oslo?").output == "saw ['21 degrees']"
     assert seen == [{"city": "Oslo", "tags": ["rain"]}]
+
+
+def _valid(package: ModuleType, tool: str, arguments: object) -> bool:
+    return package.validate(tool, arguments) is None
+
+
+def test_with_every_kind_adopted_repair_rescues_what_suggest_counts_together(tmp_path: Path) -> None:
+    from generator.plan.repairs import KINDS
+    from generator.readers.repairs import Repairs, declared_schemas
+
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "audit-suggest.md").read_text("utf-8")
+    log = docs.split("```jsonl file=calls.jsonl\n", 1)[1].split("```", 1)[0]
+    calls = [json.loads(line) for line in log.splitlines()]
+    name = f"every_kind_{id(tmp_path)}"
+    root = Path(__file__).resolve().parent.parent
+    write_locked(tmp_path / name, build(root / "tool_schemas", repairs=adoption({"all": list(KINDS)})).files)
+    package = import_package(tmp_path / name)
+    try:
+        schemas = declared_schemas(package.openai_tools())
+        counted = Repairs()
+        rescued = 0
+        for call in calls:
+            tool, arguments = call["name"], call["arguments"]
+            if tool in package.TOOL_NAMES and package.validate(tool, arguments) is not None:
+                counted.add(tool, arguments, schemas[tool], partial(_valid, package, tool))
+                fixed, made = package.repair(tool, arguments)
+                rescued += bool(made)
+                assert (package.validate(tool, fixed) is None) == bool(made)
+        assert (rescued, counted.together, counted.considered) == (11, 11, 14)
+    finally:
+        del sys.modules[name]
