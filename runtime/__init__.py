@@ -20,7 +20,7 @@ if TYPE_CHECKING:
         run_openai_tool_call,
         run_responses_function_call,
     )
-    from .check import Issue, ValidationFailure, Validators, check_call
+    from .check import Issue, ValidationFailure, Validators, check_call, checked_call
     from .drift import Drift, OnStale, StaleValidators, compare, in_step
     from .executor import HOOK_EVENTS, Permission, PostToolUse, PreToolUse, ToolExecutor
     from .result import Handler, ToolResult
@@ -34,6 +34,7 @@ _WHERE = {
     "ValidationFailure": ".check",
     "Validators": ".check",
     "check_call": ".check",
+    "checked_call": ".check",
     "Drift": ".drift",
     "OnStale": ".drift",
     "StaleValidators": ".drift",
@@ -63,6 +64,7 @@ __all__ = [
     "ValidationFailure",
     "Validators",
     "check_call",
+    "checked_call",
     "compare",
     "decode_arguments",
     "in_step",
