@@ -148,16 +148,19 @@ class _View:
             todo += [b for choice in node.choices for b in choice.branches]
         return found
 
-    def types(self, pointer: str) -> frozenset[str]:
+    def types(self, pointer: str, above: frozenset[str] = frozenset()) -> frozenset[str]:
+        """The JSON types a value may have here (`above`: the pointers this question came
+        through, so that a schema reached again adds nothing)."""
         node = self.nodes.get(pointer)
-        if node is None:
+        if node is None or pointer in above:
             return frozenset(_TYPES)
+        above = above | {pointer}
         found = _own_types(node)
         for member in node.group:
             if member != pointer:
-                found &= self.types(member)
+                found &= self.types(member, above)
         for choice in node.choices:
-            found &= frozenset().union(*(self.types(b) for b in choice.branches))
+            found &= frozenset().union(*(self.types(b, above) for b in choice.branches))
         return found
 
     def string_enum(self, pointer: str) -> tuple[str, ...]:
