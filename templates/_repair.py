@@ -194,11 +194,18 @@ class _Walk:
     def __init__(self, only: str | None) -> None:
         self.only = only
         self.made: list[Repair] = []
+        # The places named in the plan so far (a recursive schema's first place, by its
+        # parameter): a place that says `again` is walked as that one.
+        self.named: dict[str, dict[str, Any]] = {}
 
     def wanted(self, kind: str) -> bool:
         return self.only is None or self.only == kind
 
     def run(self, value: Any, place: dict[str, Any], parameter: str, path: str) -> Any:
+        if "again" in place:
+            place = self.named.get(place["again"], {})
+        elif "name" in place:
+            self.named[place["name"]] = place
         for kind in place.get("kinds", ()):
             if self.wanted(kind):
                 fixed = _value(kind, value, place)

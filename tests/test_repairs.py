@@ -431,3 +431,40 @@ def test_with_every_kind_adopted_repair_rescues_what_suggest_counts_together(tmp
         assert (rescued, counted.together, counted.considered) == (11, 11, 14)
     finally:
         del sys.modules[name]
+
+
+TREE = {
+    "type": "object",
+    "properties": {"root": {"$ref": "#/$defs/Node"}},
+    "additionalProperties": False,
+    "$defs": {
+        "Node": {
+            "type": "object",
+            "properties": {
+                "size": {"type": "integer"},
+                "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
+            },
+            "additionalProperties": False,
+        }
+    },
+}
+
+
+def test_a_recursive_schema_is_repaired_at_every_depth(tmp_path: Path) -> None:
+    write_declarations(tmp_path / "schemas", {"tree": TREE})
+    name = f"tree_{id(tmp_path)}"
+    table = {"all": ["number-from-string"]}
+    built = build(tmp_path / "schemas", keywords="extended", repairs=adoption(table))
+    write_locked(tmp_path / name, built.files)
+    package = import_package(tmp_path / name)
+    try:
+        call = {"root": {"size": "1", "children": [{"size": "2", "children": [{"size": "3"}]}]}}
+        fixed, made = package.repair("tree", call)
+        assert fixed == {"root": {"size": 1, "children": [{"size": 2, "children": [{"size": 3}]}]}}
+        assert [tuple(r) for r in made] == [
+            ("number-from-string", "root.size", "root.size"),
+            ("number-from-string", "root.children[*].size", "root.children[0].size"),
+            ("number-from-string", "root.children[*].children[*].size", "root.children[0].children[0].size"),
+        ]
+    finally:
+        del sys.modules[name]

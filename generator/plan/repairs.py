@@ -231,13 +231,18 @@ class _Planner:
     adopted: ToolAdoption
     seen: dict[str, frozenset[str]] = field(default_factory=dict)  # parameter -> types admitted
     planned: set[tuple[str, RepairKind]] = field(default_factory=set)  # (parameter, kind)
+    repeated: set[str] = field(default_factory=set)  # first places of schemas reached again
 
-    def place(self, pointer: str, parameter: str, trail: frozenset[str]) -> dict[str, Any]:
+    def place(self, pointer: str, parameter: str, trail: Mapping[str, str]) -> dict[str, Any]:
         """The tree at one place: empty when nothing is planned here or below. `trail`: the
-        pointers above it, so that a recursive schema is planned down to its first repetition."""
+        pointers above it, each with its parameter. A schema reached again below itself (a
+        tree, a list) is planned once: the place where it repeats says `again`, naming the
+        parameter of its first place, whose tree says `name` (the walk goes on with it). When a
+        parameter at or below that first place is adopted by name, the repetition would not
+        be the same tree, and the plan stops there."""
         if pointer in trail:
-            return {}
-        trail = trail | {pointer}
+            return self._again(trail[pointer])
+        trail = {**trail, pointer: parameter}
         types, enum = self.view.types(pointer), self.view.string_enum(pointer)
         self.seen.setdefault(parameter, types)
         here = self.adopted.at(parameter)
@@ -253,9 +258,18 @@ class _Planner:
         items = self.view.items(pointer)
         if items is not None and (below := self.place(items, f"{parameter}[*]", trail)):
             tree["items"] = below
+        if parameter in self.repeated:
+            return {"name": parameter, **tree} if _repairs_anything(tree) else {}
         return tree
 
-    def _object(self, pointer: str, parameter: str, trail: frozenset[str]) -> dict[str, Any]:
+    def _again(self, first: str) -> dict[str, Any]:
+        inside = (first, first + ".", first + "[")
+        if any(name == first or name.startswith(inside[1:]) for name, _ in self.adopted.parameters):
+            return {}
+        self.repeated.add(first)
+        return {"again": first}
+
+    def _object(self, pointer: str, parameter: str, trail: Mapping[str, str]) -> dict[str, Any]:
         declared = self.view.properties(pointer)
         if not declared:
             return {}
@@ -292,7 +306,7 @@ def plan_repairs(tool: ToolModule, adopted: ToolAdoption | None) -> dict[str, An
     if adopted is None:
         return None
     planner = _Planner(_View(tool), adopted)
-    tree = planner.place("", INPUT, frozenset())
+    tree = planner.place("", INPUT, {})
     table = f"tool.toolgen.repairs.parameters.{toml_key(tool.tool)}"
     for parameter, kinds in adopted.parameters:
         if parameter not in planner.seen:
@@ -302,6 +316,14 @@ def plan_repairs(tool: ToolModule, adopted: ToolAdoption | None) -> dict[str, An
             if (parameter, kind) not in planner.planned:
                 raise AdoptionError(table, f"{toml_key(parameter)}: {_never(kind, planner.seen[parameter])}")
     return tree or None
+
+
+def _repairs_anything(tree: dict[str, Any]) -> bool:
+    """Does a tree plan a repair at some place (a reference to a place above is none)?"""
+    if {"kinds", "into", "nulls"} & tree.keys():
+        return True
+    below = [*tree.get("members", {}).values(), *([tree["items"]] if "items" in tree else [])]
+    return any(_repairs_anything(place) for place in below)
 
 
 def _never(kind: RepairKind, types: frozenset[str]) -> str:
